@@ -1,0 +1,763 @@
+package dev.cuckoofilter.core;
+
+import dev.cuckoofilter.core.format.FilterFormat;
+import dev.cuckoofilter.core.format.FilterImage;
+import dev.cuckoofilter.core.hash.Addressing;
+import dev.cuckoofilter.core.hash.CuckooHash;
+import dev.cuckoofilter.core.sizing.Sizing;
+import dev.cuckoofilter.core.table.BucketStorage;
+import dev.cuckoofilter.core.table.BucketTable;
+import dev.cuckoofilter.core.table.Stash;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.OutputStream;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.Objects;
+
+/**
+ * A cuckoo filter (Fan, Andersen, Kaminsky, Mitzenmacher: "Cuckoo Filter: Practically Better Than
+ * Bloom", CoNEXT 2014): an approximate set membership structure that supports deletion. A lookup of an
+ * item that was added (and not removed) always answers {@code true}; a lookup of any other item answers
+ * {@code true} with a small probability, the false-positive rate.
+ *
+ * <h2>How it works</h2>
+ * Each item is hashed ({@link CuckooHash}) to a bucket and an f-bit fingerprint; its second bucket is
+ * derived from the first bucket and the fingerprint alone ({@link Addressing}), so fingerprints can be
+ * moved between their two buckets without the item (partial-key cuckoo hashing, Algorithms 1-3). An
+ * insert that finds both buckets full kicks a random entry to its other bucket, up to
+ * {@code maxKicks} times. If that chain fails, the homeless fingerprint goes to a small stash; if the
+ * stash is full too, every kick of the chain is undone, the insert returns {@code false}, and the
+ * filter is exactly as it was: <b>a failed insert never loses an item</b>.
+ *
+ * <h2>Sizing</h2>
+ * {@link #create(long, double)} picks the bucket size, fingerprint width and bucket count for a number of
+ * items and a false-positive rate (Eq. 5-7 of the paper); {@link #builder()} sets each parameter. Any
+ * table size works (no rounding to powers of two), so space is {@code f / load} bits per item.
+ *
+ * <h2>Multisets and deletion</h2>
+ * Adding an item again stores another copy of its fingerprint, up to {@code 2 * bucketSize} copies;
+ * {@link #count(long)} returns the number of matching copies and {@link #remove(long)} removes one.
+ * Only remove items that were added: removing an item that was never added may remove another item's
+ * matching fingerprint, as in every deletable filter.
+ *
+ * <h2>Thread safety</h2>
+ * Not thread-safe for modification. Lookups ({@code mightContain}, {@code count}) and statistics do not
+ * modify the filter, so any number of threads may use a filter concurrently as long as no thread
+ * modifies it and it was safely published (for example a Spark broadcast variable).
+ *
+ * <h2>Determinism</h2>
+ * There is no unseeded randomness: kick choices are derived from the fingerprint, the bucket and the
+ * step, so the same parameters and the same sequence of operations produce byte-identical filters on
+ * every JVM, whatever the in-memory segmentation.
+ *
+ * <h2>Serialization</h2>
+ * {@link #writeTo}, {@link #toByteArray}, Java serialization and the Kryo serializer
+ * ({@code dev.cuckoofilter.core.kryo.CuckooFilterSerializer}) all produce the versioned, checksummed
+ * format of {@code docs/FORMAT.md}.
+ */
+public final class CuckooFilter implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** Kick chain length before giving up, as in the paper. */
+  public static final int DEFAULT_MAX_KICKS = 500;
+  /** Fingerprints that may wait in the stash after a failed kick chain. */
+  public static final int DEFAULT_STASH_CAPACITY = 4;
+  /** False-positive rate used when a builder sets none. */
+  public static final double DEFAULT_FPP = 0.01;
+  /** Seed used when a builder sets none. */
+  public static final long DEFAULT_SEED = 0L;
+
+  private final transient FilterParameters parameters;
+  private final transient BucketTable table;
+  private final transient Stash stash;
+  private final transient long bucketCount;
+  private final transient long fingerprintRange; // 2^f - 1
+  private final transient long seed;
+  private final transient int bucketSize;
+  private final transient int bucketSizeLog2;
+  private final transient int maxKicks;
+  private transient long size;
+  private transient long failedInserts;
+
+  /** The kick chain of the insert in progress, kept to undo it if it fails (write path only). */
+  private transient long[] kickBuckets;
+  private transient int[] kickSlots;
+  private transient long[] kickEvicted;
+
+  private CuckooFilter(FilterParameters parameters, BucketTable table, Stash stash, long size, long failedInserts) {
+    this.parameters = parameters;
+    this.table = table;
+    this.stash = stash;
+    this.bucketCount = parameters.bucketCount();
+    this.fingerprintRange = (1L << parameters.fingerprintBits()) - 1;
+    this.seed = parameters.seed();
+    this.bucketSize = parameters.bucketSize();
+    this.bucketSizeLog2 = Integer.numberOfTrailingZeros(bucketSize);
+    this.maxKicks = parameters.maxKicks();
+    this.size = size;
+    this.failedInserts = failedInserts;
+  }
+
+  private static CuckooFilter empty(FilterParameters p, int maxSegmentBytes) {
+    BucketTable table = BucketTable.create(p.semiSorted(), p.bucketCount(), p.bucketSize(), p.fingerprintBits(),
+        maxSegmentBytes);
+    return new CuckooFilter(p, table, new Stash(p.stashCapacity()), 0, 0);
+  }
+
+  private static CuckooFilter fromImage(FilterImage image) {
+    FilterParameters p = image.parameters();
+    BucketTable table = BucketTable.wrap(p.semiSorted(), image.storage(), p.bucketSize(), p.fingerprintBits());
+    return new CuckooFilter(p, table, image.stash(), image.itemCount(), image.failedInserts());
+  }
+
+  /**
+   * A filter for {@code expectedItems} items with a false-positive rate of at most {@code fpp} when it
+   * holds that many: the bucket size and fingerprint width that need the fewest bits per item, and a
+   * table of exactly the buckets needed.
+   */
+  public static CuckooFilter create(long expectedItems, double fpp) {
+    return builder().expectedItems(expectedItems).fpp(fpp).build();
+  }
+
+  /** A builder to set the parameters one by one. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  // ------------------------------------------------------------------ items
+
+  /** Adds a 64-bit integer (any integral type widens to it and hashes alike). */
+  public boolean add(long item) {
+    return addHash(CuckooHash.hashLong(item, seed));
+  }
+
+  /** Adds a string (hashed as its UTF-8 bytes). */
+  public boolean add(String item) {
+    return addHash(CuckooHash.hashString(item, seed));
+  }
+
+  /** Adds a byte string. */
+  public boolean add(byte[] item) {
+    return addHash(CuckooHash.hashBytes(item, seed));
+  }
+
+  /**
+   * Adds an item given its 64-bit hash under this filter's hash contract ({@link CuckooHash} with
+   * {@link #seed()}).
+   *
+   * @return true if the item was stored; false if the filter is too full (nothing was changed)
+   */
+  public boolean addHash(long hash) {
+    long i1 = Addressing.bucketIndex(hash, bucketCount);
+    long fp = fingerprintOf(hash);
+    return insert(i1, Addressing.alternate(i1, fp, bucketCount), fp);
+  }
+
+  public boolean mightContain(long item) {
+    return mightContainHash(CuckooHash.hashLong(item, seed));
+  }
+
+  public boolean mightContain(String item) {
+    return mightContainHash(CuckooHash.hashString(item, seed));
+  }
+
+  public boolean mightContain(byte[] item) {
+    return mightContainHash(CuckooHash.hashBytes(item, seed));
+  }
+
+  /** Lookup by 64-bit hash; true if the item may have been added, false if it certainly was not. */
+  public boolean mightContainHash(long hash) {
+    long i1 = Addressing.bucketIndex(hash, bucketCount);
+    long fp = fingerprintOf(hash);
+    long i2 = Addressing.alternate(i1, fp, bucketCount);
+    boolean found = table.containsEither(i1, i2, fp);
+    if (stash.size() != 0) {
+      found |= stash.count(Math.min(i1, i2), fp) != 0;
+    }
+    return found;
+  }
+
+  /**
+   * Removes one copy of the item's fingerprint.
+   *
+   * @return true if a copy was removed, false if none was present
+   */
+  public boolean remove(long item) {
+    return removeHash(CuckooHash.hashLong(item, seed));
+  }
+
+  public boolean remove(String item) {
+    return removeHash(CuckooHash.hashString(item, seed));
+  }
+
+  public boolean remove(byte[] item) {
+    return removeHash(CuckooHash.hashBytes(item, seed));
+  }
+
+  /** Removes one copy of the fingerprint of the item with this hash. */
+  public boolean removeHash(long hash) {
+    long i1 = Addressing.bucketIndex(hash, bucketCount);
+    long fp = fingerprintOf(hash);
+    long i2 = Addressing.alternate(i1, fp, bucketCount);
+    if (table.removeOne(i1, fp)) {
+      size--;
+      refillFromStash(i1);
+      return true;
+    }
+    if (table.removeOne(i2, fp)) {
+      size--;
+      refillFromStash(i2);
+      return true;
+    }
+    if (stash.size() != 0 && stash.remove(Math.min(i1, i2), fp)) {
+      size--;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Number of stored copies matching the item: its own copies plus those of any other item with the
+   * same buckets and fingerprint.
+   */
+  public int count(long item) {
+    return countHash(CuckooHash.hashLong(item, seed));
+  }
+
+  public int count(String item) {
+    return countHash(CuckooHash.hashString(item, seed));
+  }
+
+  public int count(byte[] item) {
+    return countHash(CuckooHash.hashBytes(item, seed));
+  }
+
+  public int countHash(long hash) {
+    long i1 = Addressing.bucketIndex(hash, bucketCount);
+    long fp = fingerprintOf(hash);
+    long i2 = Addressing.alternate(i1, fp, bucketCount);
+    int n = table.count(i1, fp) + table.count(i2, fp);
+    if (stash.size() != 0) {
+      n += stash.count(Math.min(i1, i2), fp);
+    }
+    return n;
+  }
+
+  // -------------------------------------------------------------- algorithm
+
+  private long fingerprintOf(long hash) {
+    return (((hash & 0xFFFFFFFFL) * fingerprintRange) >>> 32) + 1;
+  }
+
+  private long canonicalBucket(long bucket, long fp) {
+    return Math.min(bucket, Addressing.alternate(bucket, fp, bucketCount));
+  }
+
+  /** Algorithm 1 with a stash and an undo of failed kick chains. */
+  private boolean insert(long i1, long i2, long fp) {
+    if (table.tryInsert(i1, fp) || table.tryInsert(i2, fp)) {
+      size++;
+      return true;
+    }
+    // Both buckets full of this very fingerprint: the 2b-copy duplicate limit; kicking cannot help.
+    if (table.count(i1, fp) + table.count(i2, fp) == 2 * bucketSize) {
+      failedInserts++;
+      return false;
+    }
+    ensureKickJournal();
+    long bucket = (kickRandom(fp, i1, -1) >>> 63) == 0 ? i1 : i2;
+    long current = fp;
+    int steps = 0;
+    while (steps < maxKicks) {
+      int slot = (int) (kickRandom(current, bucket, steps) >>> (64 - bucketSizeLog2));
+      long evicted = table.swap(bucket, slot, current);
+      if (steps == kickBuckets.length) {
+        growKickJournal();
+      }
+      kickBuckets[steps] = bucket;
+      kickSlots[steps] = slot;
+      kickEvicted[steps] = evicted;
+      steps++;
+      current = evicted;
+      bucket = Addressing.alternate(bucket, current, bucketCount);
+      if (table.tryInsert(bucket, current)) {
+        size++;
+        return true;
+      }
+    }
+    if (stash.add(canonicalBucket(bucket, current), current)) {
+      size++;
+      return true;
+    }
+    // Undo the chain in reverse: every entry goes back where it was, byte for byte.
+    for (int s = steps - 1; s >= 0; s--) {
+      long placed = s == 0 ? fp : kickEvicted[s - 1];
+      table.undoSwap(kickBuckets[s], kickSlots[s], placed, kickEvicted[s]);
+    }
+    failedInserts++;
+    return false;
+  }
+
+  /** Deterministic pseudo-random bits for kick decisions: a mix of the fingerprint, bucket and step. */
+  private static long kickRandom(long fp, long bucket, int step) {
+    long x = (bucket + step * 0x9E3779B97F4A7C15L) ^ (fp * 0xC2B2AE3D27D4EB4FL);
+    x = (x ^ (x >>> 32)) * 0xD6E8FEB86659FD93L;
+    return x ^ (x >>> 32);
+  }
+
+  private void ensureKickJournal() {
+    if (kickBuckets == null) {
+      int initial = Math.max(1, Math.min(maxKicks, 1024));
+      kickBuckets = new long[initial];
+      kickSlots = new int[initial];
+      kickEvicted = new long[initial];
+    }
+  }
+
+  private void growKickJournal() {
+    int n = Math.min(maxKicks, kickBuckets.length * 2);
+    kickBuckets = java.util.Arrays.copyOf(kickBuckets, n);
+    kickSlots = java.util.Arrays.copyOf(kickSlots, n);
+    kickEvicted = java.util.Arrays.copyOf(kickEvicted, n);
+  }
+
+  /** After a delete freed a slot in {@code bucket}, moves a stashed fingerprint that belongs there. */
+  private void refillFromStash(long bucket) {
+    for (int i = 0; i < stash.size(); i++) {
+      long c = stash.bucket(i);
+      long fp = stash.fingerprint(i);
+      if ((c == bucket || Addressing.alternate(c, fp, bucketCount) == bucket) && table.tryInsert(bucket, fp)) {
+        stash.removeAt(i);
+        return;
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ merge
+
+  /**
+   * True if {@code other} has the same variant, bucket size, fingerprint width, bucket count, hash
+   * algorithm and seed, so it can be merged into this filter.
+   */
+  public boolean isCompatible(CuckooFilter other) {
+    return parameters.compatibilityDifference(other.parameters) == null;
+  }
+
+  /**
+   * Adds every fingerprint stored in {@code other} (a compatible filter) to this filter, using only the
+   * stored fingerprints and their buckets. All or nothing: if some fingerprint cannot be placed, this
+   * filter is restored to exactly its previous state (a copy of the table is kept during the merge) and
+   * a {@link FilterFullException} is thrown.
+   *
+   * @throws IncompatibleFilterException naming the parameter that differs
+   * @throws FilterFullException if the merged filter would overflow; this filter is unchanged
+   */
+  public void mergeInPlace(CuckooFilter other) {
+    Objects.requireNonNull(other, "other");
+    String difference = parameters.compatibilityDifference(other.parameters);
+    if (difference != null) {
+      throw new IncompatibleFilterException("cannot merge incompatible cuckoo filters: " + difference);
+    }
+    if (other.size == 0) {
+      return;
+    }
+    CuckooFilter source = other == this ? copy() : other;
+    long room = capacity() + stash.capacity();
+    if (size + source.size > room) {
+      throw new FilterFullException("merge would overflow: " + size + " + " + source.size + " items exceed the "
+          + capacity() + " entries and " + stash.capacity() + " stash slots; this filter is unchanged");
+    }
+    BucketStorage savedTable = table.storage().copy();
+    Stash savedStash = stash.copy();
+    long savedSize = size;
+    long savedFailures = failedInserts;
+    long[] entries = new long[bucketSize];
+    for (long b = 0; b < bucketCount; b++) {
+      int n = source.table.read(b, entries);
+      for (int k = 0; k < n; k++) {
+        if (!insert(b, Addressing.alternate(b, entries[k], bucketCount), entries[k])) {
+          table.storage().copyFrom(savedTable);
+          stash.copyFrom(savedStash);
+          size = savedSize;
+          failedInserts = savedFailures;
+          throw new FilterFullException("merge would overflow: could not place the fingerprints of bucket " + b
+              + " after merging part of the " + source.size + " items into " + savedSize
+              + "; this filter is unchanged");
+        }
+      }
+    }
+    for (int i = 0; i < source.stash.size(); i++) {
+      long c = source.stash.bucket(i);
+      long fp = source.stash.fingerprint(i);
+      if (!insert(c, Addressing.alternate(c, fp, bucketCount), fp)) {
+        table.storage().copyFrom(savedTable);
+        stash.copyFrom(savedStash);
+        size = savedSize;
+        failedInserts = savedFailures;
+        throw new FilterFullException("merge would overflow: could not place the stashed fingerprints of the other "
+            + "filter; this filter is unchanged");
+      }
+    }
+  }
+
+  /** An independent copy of this filter. */
+  public CuckooFilter copy() {
+    return new CuckooFilter(parameters, table.copy(), stash.copy(), size, failedInserts);
+  }
+
+  /** Removes every item (keeps the parameters and the failed-insert count). */
+  public void clear() {
+    table.storage().clear();
+    stash.clear();
+    size = 0;
+  }
+
+  // ------------------------------------------------------------- statistics
+
+  /** Items stored (copies of fingerprints, in the table and the stash). */
+  public long size() {
+    return size;
+  }
+
+  /** Entries in the table: {@code bucketCount * bucketSize}. The load factor is {@code size / capacity}. */
+  public long capacity() {
+    return bucketCount * bucketSize;
+  }
+
+  /** Fraction of table entries in use: the paper's load factor alpha. */
+  public double loadFactor() {
+    return (double) size / capacity();
+  }
+
+  /** Bits of the table: {@code bucketCount * bucketBits} (the header and stash are not counted). */
+  public long bitSize() {
+    return bucketCount * parameters.bucketBits();
+  }
+
+  /** Table bits per stored item (infinite when empty). */
+  public double bitsPerItem() {
+    return size == 0 ? Double.POSITIVE_INFINITY : (double) bitSize() / size;
+  }
+
+  /**
+   * Expected false-positive rate of a lookup at the current load (Eq. 5 of the paper with the exact
+   * per-comparison probability {@code 1 / (2^f - 1)}).
+   */
+  public double expectedFpp() {
+    return Sizing.falsePositiveRate(bucketSize, parameters.fingerprintBits(), loadFactor());
+  }
+
+  /** Number of inserts (including merge inserts) that failed because the filter was too full. */
+  public long failedInserts() {
+    return failedInserts;
+  }
+
+  /** Fingerprints currently waiting in the stash. */
+  public int stashSize() {
+    return stash.size();
+  }
+
+  /** Items the filter was sized for (0 if built from an explicit bucket count without it). */
+  public long expectedItems() {
+    return parameters.expectedItems();
+  }
+
+  /** The hash seed; items hash under {@link CuckooHash} with this seed. */
+  public long seed() {
+    return seed;
+  }
+
+  /** All parameters, as recorded in the binary format. */
+  public FilterParameters parameters() {
+    return parameters;
+  }
+
+  /** Bytes of the serialized form. */
+  public long serializedSize() {
+    return FilterFormat.serializedSize(parameters, stash.size());
+  }
+
+  // ---------------------------------------------------------- serialization
+
+  /** Writes the binary format ({@code docs/FORMAT.md}) to {@code out}, streaming; does not close it. */
+  public void writeTo(OutputStream out) throws IOException {
+    FilterFormat.write(new FilterImage(parameters, size, failedInserts, stash, table.storage()), out);
+  }
+
+  /**
+   * Reads a filter written by {@link #writeTo}, consuming exactly its bytes.
+   *
+   * @throws FilterFormatException if the bytes are not a valid filter (the message says why)
+   */
+  public static CuckooFilter readFrom(InputStream in) throws IOException {
+    return fromImage(FilterFormat.read(in, -1, false, BucketStorage.DEFAULT_MAX_SEGMENT_BYTES));
+  }
+
+  /**
+   * Reads a filter whose serialized form is exactly {@code length} bytes (for example a whole file):
+   * a header declaring any other size is rejected before the table is allocated.
+   */
+  public static CuckooFilter readFrom(InputStream in, long length) throws IOException {
+    return fromImage(FilterFormat.read(in, length, true, BucketStorage.DEFAULT_MAX_SEGMENT_BYTES));
+  }
+
+  /** The serialized form in one array. */
+  public byte[] toByteArray() {
+    long n = serializedSize();
+    if (n > Integer.MAX_VALUE - 16) {
+      throw new IllegalStateException("filter is " + n + " bytes, too large for a byte array; use writeTo");
+    }
+    ArrayOutput out = new ArrayOutput((int) n);
+    try {
+      writeTo(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.bytes;
+  }
+
+  /** Reads a filter from exactly the bytes of {@code bytes}. */
+  public static CuckooFilter fromByteArray(byte[] bytes) throws IOException {
+    return fromImage(FilterFormat.read(new ByteArrayInputStream(bytes), bytes.length, true,
+        BucketStorage.DEFAULT_MAX_SEGMENT_BYTES));
+  }
+
+  /** An OutputStream over a pre-sized array: one copy of the table, not two. */
+  private static final class ArrayOutput extends OutputStream {
+    final byte[] bytes;
+    int position;
+
+    ArrayOutput(int size) {
+      bytes = new byte[size];
+    }
+
+    @Override
+    public void write(int b) {
+      bytes[position++] = (byte) b;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      System.arraycopy(b, off, bytes, position, len);
+      position += len;
+    }
+  }
+
+  private Object writeReplace() {
+    return new SerializedForm(this);
+  }
+
+  private void readObject(ObjectInputStream in) throws InvalidObjectException {
+    throw new InvalidObjectException("CuckooFilter is deserialized through its serialized form");
+  }
+
+  /** Java serialization proxy: the stream carries the binary format itself. */
+  private static final class SerializedForm implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private transient CuckooFilter filter;
+
+    SerializedForm(CuckooFilter filter) {
+      this.filter = filter;
+    }
+
+    private void writeObject(ObjectOutputStream out) throws IOException {
+      out.defaultWriteObject();
+      filter.writeTo(out);
+    }
+
+    private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+      in.defaultReadObject();
+      filter = CuckooFilter.readFrom(in);
+    }
+
+    private Object readResolve() {
+      return filter;
+    }
+  }
+
+  // ----------------------------------------------------------------- object
+
+  /** Equal when the serialized forms are equal: same parameters, counters, stash and table bits. */
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof CuckooFilter)) {
+      return false;
+    }
+    CuckooFilter other = (CuckooFilter) o;
+    return parameters.equals(other.parameters)
+        && size == other.size
+        && failedInserts == other.failedInserts
+        && stash.sameEntries(other.stash)
+        && table.storage().sameBits(other.table.storage());
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(parameters, size);
+  }
+
+  @Override
+  public String toString() {
+    return String.format("CuckooFilter{%s, b=%d, f=%d, buckets=%d, items=%d, load=%.4f, bits/item=%.2f, fpp=%.3g}",
+        parameters.variant(), bucketSize, parameters.fingerprintBits(), bucketCount, size, loadFactor(),
+        bitsPerItem(), expectedFpp());
+  }
+
+  // ---------------------------------------------------------------- builder
+
+  /**
+   * Sets filter parameters one by one; anything left unset is derived: from {@code expectedItems} and
+   * {@code fpp} as in {@link CuckooFilter#create}, bucket size 4 when only the fingerprint width is set.
+   */
+  public static final class Builder {
+    private long expectedItems = -1;
+    private double fpp = Double.NaN;
+    private int bucketSize = -1;
+    private int fingerprintBits = -1;
+    private long bucketCount = -1;
+    private boolean semiSorted;
+    private long seed = DEFAULT_SEED;
+    private int maxKicks = DEFAULT_MAX_KICKS;
+    private int stashCapacity = DEFAULT_STASH_CAPACITY;
+    private int maxSegmentBytes = BucketStorage.DEFAULT_MAX_SEGMENT_BYTES;
+
+    private Builder() {}
+
+    /** Items the filter must hold at its false-positive rate. */
+    public Builder expectedItems(long expectedItems) {
+      if (expectedItems <= 0) {
+        throw new IllegalArgumentException("expectedItems must be positive, got " + expectedItems);
+      }
+      this.expectedItems = expectedItems;
+      return this;
+    }
+
+    /** Target false-positive rate when full, in (0, 1). Default {@value CuckooFilter#DEFAULT_FPP}. */
+    public Builder fpp(double fpp) {
+      if (!(fpp > 0.0 && fpp < 1.0)) {
+        throw new IllegalArgumentException("fpp must be in (0, 1), got " + fpp);
+      }
+      this.fpp = fpp;
+      return this;
+    }
+
+    /** Entries per bucket: 2, 4 or 8. */
+    public Builder bucketSize(int bucketSize) {
+      if (bucketSize != 2 && bucketSize != 4 && bucketSize != 8) {
+        throw new IllegalArgumentException("bucketSize must be 2, 4 or 8, got " + bucketSize);
+      }
+      this.bucketSize = bucketSize;
+      return this;
+    }
+
+    /** Fingerprint width in bits: 4 to 32. */
+    public Builder fingerprintBits(int fingerprintBits) {
+      if (fingerprintBits < 4 || fingerprintBits > 32) {
+        throw new IllegalArgumentException("fingerprintBits must be between 4 and 32, got " + fingerprintBits);
+      }
+      this.fingerprintBits = fingerprintBits;
+      return this;
+    }
+
+    /** Semi-sorted buckets (bucket size 4 only): one bit per item less for the same false-positive rate. */
+    public Builder semiSorted(boolean semiSorted) {
+      this.semiSorted = semiSorted;
+      return this;
+    }
+
+    /** Hash seed. Filters must share it to be merged. */
+    public Builder seed(long seed) {
+      this.seed = seed;
+      return this;
+    }
+
+    /** Longest kick chain an insert tries (default {@value CuckooFilter#DEFAULT_MAX_KICKS}). */
+    public Builder maxKicks(int maxKicks) {
+      if (maxKicks < 0 || maxKicks > FilterFormat.MAX_KICKS) {
+        throw new IllegalArgumentException("maxKicks must be between 0 and " + FilterFormat.MAX_KICKS + ", got "
+            + maxKicks);
+      }
+      this.maxKicks = maxKicks;
+      return this;
+    }
+
+    /** Stash slots for fingerprints whose kick chain failed, 0 to 64 (default {@value CuckooFilter#DEFAULT_STASH_CAPACITY}). */
+    public Builder stashCapacity(int stashCapacity) {
+      if (stashCapacity < 0 || stashCapacity > Stash.MAX_CAPACITY) {
+        throw new IllegalArgumentException("stashCapacity must be between 0 and " + Stash.MAX_CAPACITY + ", got "
+            + stashCapacity);
+      }
+      this.stashCapacity = stashCapacity;
+      return this;
+    }
+
+    /** An explicit number of buckets (even, 2 to 2^32) instead of sizing from {@code expectedItems}. */
+    public Builder bucketCount(long bucketCount) {
+      if (bucketCount < 2 || bucketCount > Sizing.MAX_BUCKETS || (bucketCount & 1) != 0) {
+        throw new IllegalArgumentException("bucketCount must be an even number from 2 to " + Sizing.MAX_BUCKETS
+            + ", got " + bucketCount);
+      }
+      this.bucketCount = bucketCount;
+      return this;
+    }
+
+    /**
+     * Largest in-memory segment of the table (default 64 MiB). Does not change the filter or its
+     * serialized form; small values exist to test segment boundaries.
+     */
+    public Builder maxSegmentBytes(int maxSegmentBytes) {
+      if (maxSegmentBytes < 64) {
+        throw new IllegalArgumentException("maxSegmentBytes must be at least 64, got " + maxSegmentBytes);
+      }
+      this.maxSegmentBytes = maxSegmentBytes;
+      return this;
+    }
+
+    public CuckooFilter build() {
+      if (expectedItems < 0 && bucketCount < 0) {
+        throw new IllegalStateException("set expectedItems (or an explicit bucketCount) before build()");
+      }
+      if (semiSorted && bucketSize >= 0 && bucketSize != 4) {
+        throw new IllegalStateException("semiSorted requires bucketSize 4, got " + bucketSize);
+      }
+      int b = semiSorted ? 4 : bucketSize;
+      int f = fingerprintBits;
+      double target = Double.isNaN(fpp) ? DEFAULT_FPP : fpp;
+      if (f < 0 && bucketCount < 0) {
+        Sizing.Choice choice = b < 0
+            ? Sizing.choose(expectedItems, target, semiSorted)
+            : Sizing.forBucketSize(expectedItems, b, target, semiSorted);
+        if (choice == null) {
+          throw new IllegalStateException("fpp " + target + " is below what 32-bit fingerprints can deliver with "
+              + "bucketSize " + b);
+        }
+        b = choice.bucketSize();
+        f = choice.fingerprintBits();
+      } else {
+        b = b < 0 ? 4 : b;
+        if (f < 0) {
+          f = Sizing.fingerprintBitsForTable(b, target, bucketCount);
+          if (f < 0) {
+            throw new IllegalStateException("fpp " + target + " is below what 32-bit fingerprints can deliver with "
+                + "bucketSize " + b);
+          }
+        }
+      }
+      long m = bucketCount > 0 ? bucketCount : Sizing.bucketCount(expectedItems, b, f);
+      double recordedFpp = Double.isNaN(fpp)
+          ? Sizing.falsePositiveRate(b, f, Sizing.designLoad(b, f, m))
+          : fpp;
+      FilterParameters p = new FilterParameters(semiSorted, b, f, m, CuckooHash.ALGORITHM_ID, seed, maxKicks,
+          stashCapacity, Math.max(0, expectedItems), recordedFpp);
+      return empty(p, maxSegmentBytes);
+    }
+  }
+}

@@ -1,0 +1,75 @@
+package dev.cuckoofilter.core;
+
+/**
+ * Everything that defines a cuckoo filter's geometry and behaviour, as recorded in its binary header.
+ *
+ * <p>Two filters can be merged and give the same answers for the same items exactly when their
+ * {@linkplain #compatibilityDifference compatibility parameters} are equal: variant, bucket size,
+ * fingerprint width, bucket count, hash algorithm and seed. The remaining fields (max kicks, stash
+ * capacity, expected items, target false-positive rate) only affect how inserts behave or describe how
+ * the filter was sized.
+ *
+ * @param semiSorted      whether buckets use the paper's semi-sorting encoding (section 5.2)
+ * @param bucketSize      entries per bucket {@code b}: 2, 4 or 8
+ * @param fingerprintBits fingerprint width {@code f}: 4 to 32
+ * @param bucketCount     number of buckets {@code m}: even, 2 to 2^32
+ * @param hashAlgorithm   item hash contract id ({@link dev.cuckoofilter.core.hash.CuckooHash#ALGORITHM_ID})
+ * @param seed            hash seed
+ * @param maxKicks        longest kick chain tried before an insert falls back to the stash
+ * @param stashCapacity   fingerprints the stash can hold (0 to 64)
+ * @param expectedItems   items the filter was sized for (informational, 0 if unknown)
+ * @param targetFpp       false-positive rate the filter was sized for (informational, 0 if unknown)
+ */
+public record FilterParameters(
+    boolean semiSorted,
+    int bucketSize,
+    int fingerprintBits,
+    long bucketCount,
+    int hashAlgorithm,
+    long seed,
+    int maxKicks,
+    int stashCapacity,
+    long expectedItems,
+    double targetFpp) {
+
+  /** Bits in one bucket. */
+  public int bucketBits() {
+    return semiSorted ? 12 + 4 * (fingerprintBits - 4) : bucketSize * fingerprintBits;
+  }
+
+  /** Entries in the table: {@code bucketCount * bucketSize}. */
+  public long slots() {
+    return bucketCount * bucketSize;
+  }
+
+  /**
+   * Null if filters with these parameters and {@code other}'s are compatible (can be merged, answer
+   * alike), otherwise a message naming the first parameter that differs and both values.
+   */
+  public String compatibilityDifference(FilterParameters other) {
+    if (semiSorted != other.semiSorted) {
+      return "variant differs: " + variant() + " vs " + other.variant();
+    }
+    if (bucketSize != other.bucketSize) {
+      return "bucketSize differs: " + bucketSize + " vs " + other.bucketSize;
+    }
+    if (fingerprintBits != other.fingerprintBits) {
+      return "fingerprintBits differs: " + fingerprintBits + " vs " + other.fingerprintBits;
+    }
+    if (bucketCount != other.bucketCount) {
+      return "bucketCount differs: " + bucketCount + " vs " + other.bucketCount;
+    }
+    if (hashAlgorithm != other.hashAlgorithm) {
+      return "hashAlgorithm differs: " + hashAlgorithm + " vs " + other.hashAlgorithm;
+    }
+    if (seed != other.seed) {
+      return "seed differs: " + seed + " vs " + other.seed;
+    }
+    return null;
+  }
+
+  /** "semi-sorted" or "packed". */
+  public String variant() {
+    return semiSorted ? "semi-sorted" : "packed";
+  }
+}

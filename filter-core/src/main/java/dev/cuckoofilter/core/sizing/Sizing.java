@@ -1,0 +1,190 @@
+package dev.cuckoofilter.core.sizing;
+
+/**
+ * Sizing from the paper's analysis (section 5): the false-positive rate of Eq. (5), the fingerprint
+ * width of Eq. (6), the space cost of Eq. (7) and the bucket-size choice of Fig. 3, with the table
+ * sized for the requested items at a design load factor instead of rounded to a power of two.
+ *
+ * <p>The design load is the occupancy at which {@code n} inserts succeed reliably: a little below the
+ * load at which the first insert fails (Fig. 2 and the ;login: article's Table 2), which grows with
+ * the bucket size and, for short fingerprints, shrinks as tables grow. The values here were measured
+ * with this implementation ({@code docs/SIZING.md}).
+ */
+public final class Sizing {
+  /** Largest supported bucket count (bucket indexes are derived from 32 hash bits). */
+  public static final long MAX_BUCKETS = 1L << 32;
+
+  private Sizing() {}
+
+  /**
+   * Expected false-positive rate of a lookup when a fraction {@code load} of the entries is occupied:
+   * a negative lookup compares its fingerprint against about {@code 2 b load} stored fingerprints,
+   * each equal with probability {@code 1/(2^f - 1)} (fingerprints are uniform over the non-zero
+   * values): {@code 1 - (1 - 1/(2^f-1))^(2 b load)}, Eq. (5) with the exact collision probability.
+   */
+  public static double falsePositiveRate(int bucketSize, int fingerprintBits, double load) {
+    double perEntry = 1.0 / ((double) (1L << fingerprintBits) - 1.0);
+    double comparisons = 2.0 * bucketSize * Math.max(0.0, Math.min(1.0, load));
+    return -Math.expm1(comparisons * Math.log1p(-perEntry));
+  }
+
+  /**
+   * Load factor (occupied entries plus stash over entries) up to which a table of
+   * {@code bucketCount} buckets, with the default stash, is designed to be filled: inserting
+   * {@code designLoad * bucketCount * bucketSize} random items succeeds with high probability.
+   *
+   * <p>Measured first-failure loads with a 4-entry stash (minimum over repeated runs,
+   * {@code docs/SIZING.md}): b = 2: 0.86-0.87; b = 4: 0.956-0.96 (0.948 with 4-bit fingerprints at
+   * 2^23 buckets); b = 8: 0.985-0.99; small tables spread wider. The design loads keep a margin below.
+   */
+  public static double designLoad(int bucketSize, int fingerprintBits, long bucketCount) {
+    int index = bucketSizeIndex(bucketSize);
+    if (bucketCount < 64) {
+      return new double[] {0.70, 0.85, 0.90}[index];
+    }
+    if (bucketCount < 1024) {
+      return new double[] {0.78, 0.92, 0.96}[index];
+    }
+    if (fingerprintBits == 4) {
+      return new double[] {0.84, 0.94, 0.975}[index];
+    }
+    return new double[] {0.84, 0.95, 0.98}[index];
+  }
+
+  /**
+   * Shortest fingerprint that still reaches the design load in a table of {@code bucketCount}
+   * buckets. Section 4 of the paper: items sharing both buckets collide, so {@code f} must grow like
+   * {@code log(n) / b}. Measured with b = 2: 5-bit fingerprints fail early in some runs from 2^15
+   * buckets on (58% load instead of 86%), 6 bits at 2^23; with b = 4, 4 bits reach 94.8% at 2^23.
+   */
+  public static int minFingerprintBits(int bucketSize, long bucketCount) {
+    int log2 = 64 - Long.numberOfLeadingZeros(Math.max(1, bucketCount - 1));
+    int bits;
+    switch (bucketSizeIndex(bucketSize)) {
+      case 0:
+        bits = Math.max(6, (log2 + 8) / 4);
+        break;
+      case 1:
+        bits = (log2 + 5) / 6;
+        break;
+      default:
+        bits = (log2 + 7) / 8;
+        break;
+    }
+    return Math.max(4, bits);
+  }
+
+  private static int bucketSizeIndex(int bucketSize) {
+    switch (bucketSize) {
+      case 2:
+        return 0;
+      case 4:
+        return 1;
+      case 8:
+        return 2;
+      default:
+        throw new IllegalArgumentException("bucketSize must be 2, 4 or 8, got " + bucketSize);
+    }
+  }
+
+  /** Bits per bucket for a variant. */
+  public static int bucketBits(boolean semiSorted, int bucketSize, int fingerprintBits) {
+    return semiSorted ? 12 + 4 * (fingerprintBits - 4) : bucketSize * fingerprintBits;
+  }
+
+  /** Buckets needed to hold {@code expectedItems} at the design load: even, at least 2. */
+  public static long bucketCount(long expectedItems, int bucketSize, int fingerprintBits) {
+    if (expectedItems <= 0) {
+      throw new IllegalArgumentException("expectedItems must be positive, got " + expectedItems);
+    }
+    // The design load depends (weakly) on the table size; two rounds settle it.
+    long m = evenAtLeastTwo((long) Math.ceil(expectedItems / (bucketSize * designLoad(bucketSize, fingerprintBits, Long.MAX_VALUE))));
+    for (int round = 0; round < 3; round++) {
+      double load = designLoad(bucketSize, fingerprintBits, m);
+      long next = evenAtLeastTwo((long) Math.ceil(expectedItems / (bucketSize * load)));
+      if (next == m) {
+        break;
+      }
+      m = Math.max(m, next);
+    }
+    if (m > MAX_BUCKETS) {
+      throw new IllegalArgumentException("expectedItems " + expectedItems + " needs " + m + " buckets of "
+          + bucketSize + ", more than the supported " + MAX_BUCKETS);
+    }
+    return m;
+  }
+
+  private static long evenAtLeastTwo(long m) {
+    return Math.max(2, (m + 1) & ~1L);
+  }
+
+  /**
+   * Smallest fingerprint width in {@code [4, 32]} whose false-positive rate at the design load is at
+   * most {@code fpp}, or -1 if even 32 bits are not enough.
+   */
+  public static int fingerprintBits(long expectedItems, int bucketSize, double fpp) {
+    checkFpp(fpp);
+    for (int f = 4; f <= 32; f++) {
+      long m = bucketCount(expectedItems, bucketSize, f);
+      if (f >= minFingerprintBits(bucketSize, m) && falsePositiveRate(bucketSize, f, designLoad(bucketSize, f, m)) <= fpp) {
+        return f;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Smallest fingerprint width whose false-positive rate at the design load of a table of
+   * {@code bucketCount} buckets is at most {@code fpp}, or -1 if 32 bits are not enough.
+   */
+  public static int fingerprintBitsForTable(int bucketSize, double fpp, long bucketCount) {
+    checkFpp(fpp);
+    for (int f = Math.max(4, minFingerprintBits(bucketSize, bucketCount)); f <= 32; f++) {
+      if (falsePositiveRate(bucketSize, f, designLoad(bucketSize, f, bucketCount)) <= fpp) {
+        return f;
+      }
+    }
+    return -1;
+  }
+
+  /** A sizing decision. */
+  public record Choice(int bucketSize, int fingerprintBits, long bucketCount, double bitsPerItem, double fpp) {}
+
+  /**
+   * Chooses the bucket size in {2, 4, 8} and the fingerprint width that give the fewest bits per item
+   * for {@code fpp} (Fig. 3 of the paper: b = 2 wins above about 0.2%, b = 4 below, b = 8 rarely), and
+   * the bucket count for {@code expectedItems}. Ties go to b = 4, the paper's default.
+   */
+  public static Choice choose(long expectedItems, double fpp, boolean semiSorted) {
+    checkFpp(fpp);
+    Choice best = null;
+    int[] sizes = semiSorted ? new int[] {4} : new int[] {4, 2, 8};
+    for (int b : sizes) {
+      Choice c = forBucketSize(expectedItems, b, fpp, semiSorted);
+      if (c != null && (best == null || c.bitsPerItem() < best.bitsPerItem() * 0.999)) {
+        best = c;
+      }
+    }
+    if (best == null) {
+      throw new IllegalArgumentException("fpp " + fpp + " is below what 32-bit fingerprints can deliver");
+    }
+    return best;
+  }
+
+  /** Sizing for a fixed bucket size, or null if {@code fpp} cannot be reached with 32-bit fingerprints. */
+  public static Choice forBucketSize(long expectedItems, int bucketSize, double fpp, boolean semiSorted) {
+    int f = fingerprintBits(expectedItems, bucketSize, fpp);
+    if (f < 0) {
+      return null;
+    }
+    long m = bucketCount(expectedItems, bucketSize, f);
+    double bits = (double) m * bucketBits(semiSorted, bucketSize, f) / expectedItems;
+    return new Choice(bucketSize, f, m, bits, falsePositiveRate(bucketSize, f, designLoad(bucketSize, f, m)));
+  }
+
+  static void checkFpp(double fpp) {
+    if (!(fpp > 0.0 && fpp < 1.0)) {
+      throw new IllegalArgumentException("fpp must be in (0, 1), got " + fpp);
+    }
+  }
+}

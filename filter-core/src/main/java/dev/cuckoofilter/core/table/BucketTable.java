@@ -1,0 +1,111 @@
+package dev.cuckoofilter.core.table;
+
+/**
+ * A cuckoo hash table of fingerprints: {@code bucketCount} buckets of {@code bucketSize} entries,
+ * each entry empty (0) or holding an f-bit fingerprint in {@code [1, 2^f - 1]}. Subclasses decide how
+ * a bucket is encoded in bits; the cuckoo algorithm itself (kicks, stash, rollback) lives in
+ * {@code CuckooFilter} and only uses these bucket-level operations.
+ *
+ * <p>Fingerprints are passed as {@code long} so 32-bit fingerprints stay unsigned.
+ */
+public abstract class BucketTable {
+  protected final BucketStorage storage;
+  protected final int bucketSize;
+  protected final int fingerprintBits;
+
+  protected BucketTable(BucketStorage storage, int bucketSize, int fingerprintBits) {
+    this.storage = storage;
+    this.bucketSize = bucketSize;
+    this.fingerprintBits = fingerprintBits;
+  }
+
+  /** Creates an empty table of the given variant. */
+  public static BucketTable create(boolean semiSorted, long bucketCount, int bucketSize, int fingerprintBits,
+      int maxSegmentBytes) {
+    int bits = bucketBits(semiSorted, bucketSize, fingerprintBits);
+    BucketStorage storage = new BucketStorage(bucketCount, bits, maxSegmentBytes);
+    return wrap(semiSorted, storage, bucketSize, fingerprintBits);
+  }
+
+  /** Views existing storage as a table of the given variant. */
+  public static BucketTable wrap(boolean semiSorted, BucketStorage storage, int bucketSize, int fingerprintBits) {
+    if (storage.bucketBits() != bucketBits(semiSorted, bucketSize, fingerprintBits)) {
+      throw new IllegalArgumentException("storage has " + storage.bucketBits() + "-bit buckets");
+    }
+    return semiSorted
+        ? new SemiSortedTable(storage, fingerprintBits)
+        : new PackedTable(storage, bucketSize, fingerprintBits);
+  }
+
+  /** Bits per bucket: {@code b*f} packed, {@code 4f - 4} semi-sorted (one bit per entry saved). */
+  public static int bucketBits(boolean semiSorted, int bucketSize, int fingerprintBits) {
+    return semiSorted ? SemiSortedTable.bucketBits(fingerprintBits) : bucketSize * fingerprintBits;
+  }
+
+  public final BucketStorage storage() {
+    return storage;
+  }
+
+  public final long bucketCount() {
+    return storage.bucketCount();
+  }
+
+  public final int bucketSize() {
+    return bucketSize;
+  }
+
+  public final int fingerprintBits() {
+    return fingerprintBits;
+  }
+
+  /** True if either bucket holds {@code fp}. Branch-free over the two bucket reads. */
+  public abstract boolean containsEither(long bucket1, long bucket2, long fp);
+
+  /** Number of entries of {@code bucket} equal to {@code fp}. */
+  public abstract int count(long bucket, long fp);
+
+  /** Stores {@code fp} in an empty entry of {@code bucket}; false if the bucket is full. */
+  public abstract boolean tryInsert(long bucket, long fp);
+
+  /**
+   * Replaces entry {@code slot} (in {@code [0, bucketSize)}) of a full bucket with {@code fp} and
+   * returns the fingerprint it held. For semi-sorted buckets the slot indexes the sorted entries.
+   */
+  public abstract long swap(long bucket, int slot, long fp);
+
+  /** Exactly reverts {@link #swap}: the bucket again holds {@code evicted} instead of {@code placed}. */
+  public abstract void undoSwap(long bucket, int slot, long placed, long evicted);
+
+  /** Removes one copy of {@code fp} from {@code bucket}; false if there is none. */
+  public abstract boolean removeOne(long bucket, long fp);
+
+  /**
+   * Copies the fingerprints of {@code bucket} (empty entries skipped) into {@code out}, which has room
+   * for {@code bucketSize} values, and returns how many there are.
+   */
+  public abstract int read(long bucket, long[] out);
+
+  /** Number of occupied entries in {@code bucket}. */
+  public abstract int occupancy(long bucket);
+
+  /**
+   * Checks that {@code bucket} is a valid encoding (semi-sorted: a code in range and entries in
+   * canonical order) and returns null, or a description of what is wrong.
+   */
+  public abstract String validate(long bucket);
+
+  /** Number of occupied entries in the whole table. */
+  public long countOccupied() {
+    long n = 0;
+    long m = bucketCount();
+    for (long b = 0; b < m; b++) {
+      n += occupancy(b);
+    }
+    return n;
+  }
+
+  /** A table of the same variant over a deep copy of this table's bits. */
+  public final BucketTable copy() {
+    return wrap(this instanceof SemiSortedTable, storage.copy(), bucketSize, fingerprintBits);
+  }
+}

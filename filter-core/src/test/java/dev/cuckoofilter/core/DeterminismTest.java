@@ -1,0 +1,61 @@
+package dev.cuckoofilter.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The same parameters and operations give byte-identical filters: on any JVM, in any run. */
+class DeterminismTest {
+  static CuckooFilter build(boolean semiSorted) {
+    CuckooFilter filter = CuckooFilter.builder().semiSorted(semiSorted).expectedItems(10_000).fpp(0.001).seed(42)
+        .build();
+    SplittableRandom r = new SplittableRandom(123);
+    for (int i = 0; i < 12_000; i++) { // past capacity: kicks, stash, failures
+      filter.add(r.nextLong());
+      if (i % 7 == 0) {
+        filter.add("s" + i);
+      }
+      if (i % 11 == 0) {
+        filter.remove("s" + (i - 77));
+      }
+    }
+    return filter;
+  }
+
+  @Test
+  void sameOperationsGiveIdenticalBytes() {
+    for (boolean semi : new boolean[] {false, true}) {
+      byte[] a = build(semi).toByteArray();
+      byte[] b = build(semi).toByteArray();
+      assertArrayEquals(a, b);
+    }
+  }
+
+  /**
+   * Pinned digests of the filters above: if one changes, the hash contract, the kick choices or the
+   * format changed, and filters written by earlier versions would no longer be reproduced.
+   */
+  @Test
+  void outputIsPinnedAcrossVersionsAndMachines() throws Exception {
+    assertEquals(PACKED_SHA256, sha256(build(false).toByteArray()));
+    assertEquals(SEMI_SORTED_SHA256, sha256(build(true).toByteArray()));
+  }
+
+  static final String PACKED_SHA256 = "3d3207fcd2cc9d3956f656e57184ac5a46ad4f2b0b6f16edd0e0b537c7de5da6";
+  static final String SEMI_SORTED_SHA256 = "f74c002cccdf69ba05dd18fca7b83d58ae2ee8e93401b4e20e491c4c15826bef";
+
+  static String sha256(byte[] bytes) throws Exception {
+    return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+  }
+
+  @Test
+  void filtersReachFullLoadWithFailures() {
+    CuckooFilter filter = build(false);
+    assertTrue(filter.failedInserts() > 0 && filter.stashSize() > 0, filter::toString);
+  }
+}

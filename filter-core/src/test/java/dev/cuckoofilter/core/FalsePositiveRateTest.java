@@ -1,0 +1,67 @@
+package dev.cuckoofilter.core;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The false-positive rate a filter reports ({@link CuckooFilter#expectedFpp()}, Eq. 5 at the current
+ * load) is the one it delivers, within statistical error.
+ */
+class FalsePositiveRateTest {
+  /** Items are keys 0..n-1 (or multiples of a stride); queries are disjoint keys. */
+  static double measure(CuckooFilter filter, long firstQuery, int queries) {
+    int hits = 0;
+    for (long q = firstQuery; q < firstQuery + queries; q++) {
+      if (filter.mightContain(q)) {
+        hits++;
+      }
+    }
+    return (double) hits / queries;
+  }
+
+  static void assertWithinError(double expected, double measured, int queries, String what) {
+    double sigma = Math.sqrt(expected * (1 - expected) / queries);
+    assertTrue(Math.abs(measured - expected) <= 5 * sigma + 1e-6,
+        () -> what + ": expected " + expected + ", measured " + measured + " (sigma " + sigma + ")");
+  }
+
+  @ParameterizedTest(name = "semiSorted={0} b={1} f={2} load={3}")
+  @CsvSource({"false, 2, 6, 0.8", "false, 2, 10, 0.84", "false, 4, 6, 0.95", "false, 4, 8, 0.5", "false, 4, 12, 0.95",
+      "false, 8, 8, 0.97", "false, 8, 12, 0.9", "true, 4, 6, 0.95", "true, 4, 9, 0.7", "true, 4, 13, 0.95"})
+  void measuredRateMatchesTheReportedRate(boolean semiSorted, int b, int f, double load) {
+    CuckooFilter filter = CuckooFilter.builder().semiSorted(semiSorted).bucketSize(b).fingerprintBits(f)
+        .bucketCount(1 << 16).seed(11).build();
+    long items = (long) (filter.capacity() * load);
+    for (long i = 0; i < items; i++) {
+      assertTrue(filter.add(i));
+    }
+    int queries = f >= 12 ? 3_000_000 : 1_000_000;
+    double measured = measure(filter, 1L << 40, queries);
+    double reported = filter.expectedFpp();
+    assertWithinError(reported, measured, queries, filter.toString());
+    // Eq. (5): never above 2b / 2^f at any load.
+    assertTrue(measured <= 2.0 * b / (1L << f) + 5 * Math.sqrt(measured / queries));
+  }
+
+  @Test
+  void semiSortingHalvesTheRateAtEqualBits() {
+    // 48-bit buckets both: packed f = 12 and semi-sorted f = 13 (4 * 13 - 4 = 48).
+    CuckooFilter packed = CuckooFilter.builder().fingerprintBits(12).bucketCount(1 << 16).build();
+    CuckooFilter semi = CuckooFilter.builder().semiSorted(true).fingerprintBits(13).bucketCount(1 << 16).build();
+    assertTrue(packed.bitSize() == semi.bitSize());
+    long items = (long) (packed.capacity() * 0.95);
+    for (long i = 0; i < items; i++) {
+      assertTrue(packed.add(i));
+      assertTrue(semi.add(i));
+    }
+    int queries = 4_000_000;
+    double p = measure(packed, 1L << 41, queries);
+    double s = measure(semi, 1L << 41, queries);
+    double ratio = s / p;
+    assertTrue(ratio > 0.42 && ratio < 0.58, () -> "semi-sorted / packed = " + ratio + " (" + s + " / " + p + ")");
+  }
+}

@@ -1,0 +1,132 @@
+package dev.cuckoofilter.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class MergeTest {
+  @ParameterizedTest(name = "semiSorted={0} b={1} f={2}")
+  @CsvSource({"false, 2, 9", "false, 4, 12", "false, 8, 16", "true, 4, 13", "false, 4, 32", "true, 4, 5"})
+  void mergeKeepsEveryItemOfBothFilters(boolean semiSorted, int b, int f) {
+    CuckooFilter.Builder builder = CuckooFilter.builder().semiSorted(semiSorted).bucketSize(b).fingerprintBits(f)
+        .expectedItems(20_000).seed(7);
+    CuckooFilter left = builder.build();
+    CuckooFilter right = builder.build();
+    CuckooFilter all = builder.build();
+    FilterModel model = new FilterModel(left);
+    SplittableRandom r = new SplittableRandom(f);
+    long[] items = new long[20_000];
+    for (int i = 0; i < items.length; i++) {
+      items[i] = r.nextLong();
+      assertTrue(i % 2 == 0 ? left.add(items[i]) : right.add(items[i]));
+      assertTrue(all.add(items[i]));
+    }
+    left.mergeInPlace(right);
+    assertEquals(items.length, left.size());
+    for (long item : items) {
+      assertTrue(left.mightContain(item));
+      assertEquals(all.count(item), left.count(item), "merge stores the same multiset as inserting everything");
+    }
+    // Merged filters answer and delete like one built directly.
+    for (int i = 0; i < items.length; i += 3) {
+      assertTrue(left.remove(items[i]));
+    }
+    for (int i = 0; i < items.length; i++) {
+      if (i % 3 != 0) {
+        assertTrue(left.mightContain(items[i]));
+      }
+    }
+    assertEquals(0, model.total); // model unused for items; the filter is the subject here
+  }
+
+  @Test
+  void incompatibleFiltersAreRefusedNamingTheParameter() {
+    CuckooFilter base = CuckooFilter.builder().bucketSize(4).fingerprintBits(12).bucketCount(100).seed(1).build();
+    String[][] cases = {
+        {"seed", null}, {"fingerprintBits", null}, {"bucketSize", null}, {"bucketCount", null}, {"variant", null}};
+    CuckooFilter[] others = {
+        CuckooFilter.builder().bucketSize(4).fingerprintBits(12).bucketCount(100).seed(2).build(),
+        CuckooFilter.builder().bucketSize(4).fingerprintBits(13).bucketCount(100).seed(1).build(),
+        CuckooFilter.builder().bucketSize(2).fingerprintBits(12).bucketCount(100).seed(1).build(),
+        CuckooFilter.builder().bucketSize(4).fingerprintBits(12).bucketCount(102).seed(1).build(),
+        CuckooFilter.builder().semiSorted(true).fingerprintBits(12).bucketCount(100).seed(1).build()};
+    for (int i = 0; i < others.length; i++) {
+      assertFalse(base.isCompatible(others[i]));
+      CuckooFilter other = others[i];
+      IncompatibleFilterException e = assertThrows(IncompatibleFilterException.class, () -> base.mergeInPlace(other));
+      assertTrue(e.getMessage().contains(cases[i][0]), e.getMessage());
+    }
+    // maxKicks and the stash capacity do not decide where items live: compatible.
+    CuckooFilter differentKicks = CuckooFilter.builder().bucketSize(4).fingerprintBits(12).bucketCount(100).seed(1)
+        .maxKicks(10).stashCapacity(0).build();
+    assertTrue(base.isCompatible(differentKicks));
+  }
+
+  @ParameterizedTest(name = "semiSorted={0}")
+  @CsvSource({"false", "true"})
+  void anOverflowingMergeLeavesTheTargetUnchanged(boolean semiSorted) {
+    CuckooFilter.Builder builder = CuckooFilter.builder().semiSorted(semiSorted).fingerprintBits(10).bucketCount(256)
+        .seed(3).stashCapacity(2);
+    CuckooFilter target = builder.build();
+    CuckooFilter other = builder.build();
+    SplittableRandom r = new SplittableRandom(11);
+    while (target.loadFactor() < 0.6) {
+      target.add(r.nextLong());
+    }
+    while (other.loadFactor() < 0.39) {
+      other.add(r.nextLong());
+    }
+    byte[] before = target.toByteArray();
+    // Together 99% of the entries: more than fits, but not rejected by the size pre-check.
+    FilterFullException e = assertThrows(FilterFullException.class, () -> target.mergeInPlace(other));
+    assertTrue(e.getMessage().contains("unchanged"), e.getMessage());
+    assertArrayEquals(before, target.toByteArray(), "the target is byte-for-byte unchanged");
+    // The pre-check: more items than entries.
+    CuckooFilter huge = builder.build();
+    while (huge.loadFactor() < 0.9) {
+      huge.add(r.nextLong());
+    }
+    FilterFullException pre = assertThrows(FilterFullException.class, () -> target.mergeInPlace(huge));
+    assertTrue(pre.getMessage().contains("exceed"), pre.getMessage());
+    assertArrayEquals(before, target.toByteArray());
+  }
+
+  @Test
+  void mergeCarriesStashedFingerprintsAndSelfMergeDoublesCounts() {
+    CuckooFilter.Builder builder = CuckooFilter.builder().fingerprintBits(8).bucketCount(16).maxKicks(3)
+        .stashCapacity(4).seed(5);
+    CuckooFilter withStash = builder.build();
+    SplittableRandom r = new SplittableRandom(2);
+    long[] added = new long[80];
+    int n = 0;
+    while (withStash.stashSize() == 0) {
+      long item = r.nextLong();
+      if (withStash.add(item)) {
+        added[n++] = item;
+      }
+    }
+    CuckooFilter empty = CuckooFilter.builder().fingerprintBits(8).bucketCount(16).maxKicks(500).stashCapacity(4)
+        .seed(5).build();
+    empty.mergeInPlace(withStash);
+    assertEquals(withStash.size(), empty.size());
+    for (int i = 0; i < n; i++) {
+      assertTrue(empty.mightContain(added[i]));
+    }
+    CuckooFilter small = CuckooFilter.builder().fingerprintBits(16).bucketCount(1000).seed(5).build();
+    for (long i = 0; i < 100; i++) {
+      small.add(i);
+    }
+    small.mergeInPlace(small);
+    assertEquals(200, small.size());
+    for (long i = 0; i < 100; i++) {
+      assertEquals(2, small.count(i));
+    }
+  }
+}
