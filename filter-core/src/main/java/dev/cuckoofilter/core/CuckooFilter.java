@@ -88,6 +88,7 @@ public final class CuckooFilter implements Serializable {
   private transient long[] kickBuckets;
   private transient int[] kickSlots;
   private transient long[] kickEvicted;
+  private transient long[] kickEntries;
 
   private CuckooFilter(FilterParameters parameters, BucketTable table, Stash stash, long size, long failedInserts) {
     this.parameters = parameters;
@@ -172,14 +173,78 @@ public final class CuckooFilter implements Serializable {
 
   /** Lookup by 64-bit hash; true if the item may have been added, false if it certainly was not. */
   public boolean mightContainHash(long hash) {
+    if (stash.size() != 0) {
+      return mightContainWithStash(hash);
+    }
+    long i1 = Addressing.bucketIndex(hash, bucketCount);
+    long fp = fingerprintOf(hash);
+    return table.containsEither(i1, Addressing.alternate(i1, fp, bucketCount), fp);
+  }
+
+  /** Keys per block of a batched lookup: enough to keep the memory system busy, small enough for L1. */
+  private static final int BATCH = 256;
+  /** Per-thread block buffers for batched lookups, so they allocate nothing (lookups may be concurrent). */
+  private static final ThreadLocal<long[][]> BATCH_BUFFERS = ThreadLocal.withInitial(() -> new long[3][BATCH]);
+
+  /**
+   * Looks up {@code items[from, to)} and stores each answer in {@code results} at the same index;
+   * returns how many answers are true. Same answers as {@link #mightContain(long)} item by item, but
+   * faster on large filters: the buckets of a block of keys are computed first and then probed in one
+   * tight loop, so many memory accesses overlap.
+   */
+  public int mightContainAll(long[] items, int from, int to, boolean[] results) {
+    return probeAll(items, from, to, results, false);
+  }
+
+  /** {@link #mightContainAll(long[], int, int, boolean[])} over whole arrays. */
+  public int mightContainAll(long[] items, boolean[] results) {
+    return probeAll(items, 0, items.length, results, false);
+  }
+
+  /** Batched {@link #mightContainHash}: {@code hashes[from, to)} are 64-bit item hashes. */
+  public int mightContainHashes(long[] hashes, int from, int to, boolean[] results) {
+    return probeAll(hashes, from, to, results, true);
+  }
+
+  private int probeAll(long[] keys, int from, int to, boolean[] results, boolean hashed) {
+    Objects.checkFromToIndex(from, to, keys.length);
+    Objects.checkFromToIndex(from, to, results.length);
+    if (stash.size() != 0) {
+      int found = 0;
+      for (int i = from; i < to; i++) {
+        boolean r = mightContainHash(hashed ? keys[i] : CuckooHash.hashLong(keys[i], seed));
+        results[i] = r;
+        found += r ? 1 : 0;
+      }
+      return found;
+    }
+    long[][] buffers = BATCH_BUFFERS.get();
+    long[] buckets1 = buffers[0];
+    long[] buckets2 = buffers[1];
+    long[] fps = buffers[2];
+    int found = 0;
+    for (int base = from; base < to; base += BATCH) {
+      int n = Math.min(BATCH, to - base);
+      for (int k = 0; k < n; k++) {
+        long key = keys[base + k];
+        long hash = hashed ? key : CuckooHash.hashLong(key, seed);
+        long i1 = Addressing.bucketIndex(hash, bucketCount);
+        long fp = fingerprintOf(hash);
+        buckets1[k] = i1;
+        buckets2[k] = Addressing.alternate(i1, fp, bucketCount);
+        fps[k] = fp;
+      }
+      found += table.containsEitherAll(buckets1, buckets2, fps, n, results, base);
+    }
+    return found;
+  }
+
+  /** The rare case: fingerprints wait in the stash. Kept out of the hot path's registers. */
+  private boolean mightContainWithStash(long hash) {
     long i1 = Addressing.bucketIndex(hash, bucketCount);
     long fp = fingerprintOf(hash);
     long i2 = Addressing.alternate(i1, fp, bucketCount);
-    boolean found = table.containsEither(i1, i2, fp);
-    if (stash.size() != 0) {
-      found |= stash.count(Math.min(i1, i2), fp) != 0;
-    }
-    return found;
+    return table.containsEither(i1, i2, fp) || stash.count(Math.min(i1, i2), fp) != 0;
   }
 
   /**
@@ -204,14 +269,12 @@ public final class CuckooFilter implements Serializable {
     long i1 = Addressing.bucketIndex(hash, bucketCount);
     long fp = fingerprintOf(hash);
     long i2 = Addressing.alternate(i1, fp, bucketCount);
-    if (table.removeOne(i1, fp)) {
+    int from = table.removeEither(i1, i2, fp);
+    if (from != 0) {
       size--;
-      refillFromStash(i1);
-      return true;
-    }
-    if (table.removeOne(i2, fp)) {
-      size--;
-      refillFromStash(i2);
+      if (stash.size() != 0) {
+        refillFromStash(from == 1 ? i1 : i2);
+      }
       return true;
     }
     if (stash.size() != 0 && stash.remove(Math.min(i1, i2), fp)) {
@@ -260,7 +323,7 @@ public final class CuckooFilter implements Serializable {
 
   /** Algorithm 1 with a stash and an undo of failed kick chains. */
   private boolean insert(long i1, long i2, long fp) {
-    if (table.tryInsert(i1, fp) || table.tryInsert(i2, fp)) {
+    if (table.tryInsertEither(i1, i2, fp)) {
       size++;
       return true;
     }
@@ -274,7 +337,7 @@ public final class CuckooFilter implements Serializable {
     long current = fp;
     int steps = 0;
     while (steps < maxKicks) {
-      int slot = (int) (kickRandom(current, bucket, steps) >>> (64 - bucketSizeLog2));
+      int slot = chooseKickSlot(bucket, (int) (kickRandom(current, bucket, steps) >>> (64 - bucketSizeLog2)));
       long evicted = table.swap(bucket, slot, current);
       if (steps == kickBuckets.length) {
         growKickJournal();
@@ -303,6 +366,28 @@ public final class CuckooFilter implements Serializable {
     return false;
   }
 
+  /**
+   * Chooses which entry of the full {@code bucket} to kick, looking one move ahead: the first entry,
+   * from {@code preferred} on, whose alternate bucket has room, so the chain ends with this kick; else
+   * {@code preferred}, a step of the paper's random walk. The alternates are all read before any is
+   * tested, so their cache misses overlap instead of costing one miss per step of the walk. (Looking
+   * two moves ahead was measured slower: 16 more misses per step at high load.)
+   */
+  private int chooseKickSlot(long bucket, int preferred) {
+    long[] entries = kickEntries;
+    int n = table.read(bucket, entries);
+    int movable = 0;
+    for (int k = 0; k < n; k++) {
+      movable |= table.hasEmpty(Addressing.alternate(bucket, entries[k], bucketCount)) ? 1 << k : 0;
+    }
+    if (movable == 0) {
+      return preferred;
+    }
+    int mask = (1 << bucketSize) - 1;
+    int rotated = ((movable >>> preferred) | (movable << (bucketSize - preferred))) & mask;
+    return (preferred + Integer.numberOfTrailingZeros(rotated)) & (bucketSize - 1);
+  }
+
   /** Deterministic pseudo-random bits for kick decisions: a mix of the fingerprint, bucket and step. */
   private static long kickRandom(long fp, long bucket, int step) {
     long x = (bucket + step * 0x9E3779B97F4A7C15L) ^ (fp * 0xC2B2AE3D27D4EB4FL);
@@ -311,6 +396,9 @@ public final class CuckooFilter implements Serializable {
   }
 
   private void ensureKickJournal() {
+    if (kickEntries == null) {
+      kickEntries = new long[bucketSize];
+    }
     if (kickBuckets == null) {
       int initial = Math.max(1, Math.min(maxKicks, 1024));
       kickBuckets = new long[initial];
@@ -710,7 +798,7 @@ public final class CuckooFilter implements Serializable {
     }
 
     /**
-     * Largest in-memory segment of the table (default 64 MiB). Does not change the filter or its
+     * Largest in-memory segment of the table (default 1 GiB). Does not change the filter or its
      * serialized form; small values exist to test segment boundaries.
      */
     public Builder maxSegmentBytes(int maxSegmentBytes) {

@@ -46,8 +46,8 @@ class DeterminismTest {
     assertEquals(SEMI_SORTED_SHA256, sha256(build(true).toByteArray()));
   }
 
-  static final String PACKED_SHA256 = "3d3207fcd2cc9d3956f656e57184ac5a46ad4f2b0b6f16edd0e0b537c7de5da6";
-  static final String SEMI_SORTED_SHA256 = "f74c002cccdf69ba05dd18fca7b83d58ae2ee8e93401b4e20e491c4c15826bef";
+  static final String PACKED_SHA256 = "f35e2b1352272afcf379595556be2e5221f658bf9cf4f0832e08c196838ed4f1";
+  static final String SEMI_SORTED_SHA256 = "397d4a32cc54956c2c5f1c6535ec6ee2827bfc30ecc30572257dad6a51ac1fc9";
 
   static String sha256(byte[] bytes) throws Exception {
     return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));

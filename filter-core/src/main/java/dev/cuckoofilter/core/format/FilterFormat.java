@@ -63,7 +63,7 @@ public final class FilterFormat {
 
   /** Size of the first chunk used to receive table bytes from a stream of unknown length. */
   private static final int FIRST_CHUNK = 4096;
-  private static final int MAX_CHUNK = 1 << 20;
+  private static final int MAX_CHUNK = 1 << 24;
 
   private FilterFormat() {}
 

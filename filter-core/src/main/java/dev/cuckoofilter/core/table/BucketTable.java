@@ -61,11 +61,38 @@ public abstract class BucketTable {
   /** True if either bucket holds {@code fp}. Branch-free over the two bucket reads. */
   public abstract boolean containsEither(long bucket1, long bucket2, long fp);
 
+  /**
+   * Batch form of {@link #containsEither}: {@code results[resultsOffset + k]} is set for each
+   * {@code k < count}; returns how many are true. Implementations probe the whole batch in one tight
+   * loop so that many memory accesses are in flight at once.
+   */
+  public int containsEitherAll(long[] buckets1, long[] buckets2, long[] fps, int count, boolean[] results,
+      int resultsOffset) {
+    int found = 0;
+    for (int k = 0; k < count; k++) {
+      boolean r = containsEither(buckets1[k], buckets2[k], fps[k]);
+      results[resultsOffset + k] = r;
+      found += r ? 1 : 0;
+    }
+    return found;
+  }
+
   /** Number of entries of {@code bucket} equal to {@code fp}. */
   public abstract int count(long bucket, long fp);
 
   /** Stores {@code fp} in an empty entry of {@code bucket}; false if the bucket is full. */
   public abstract boolean tryInsert(long bucket, long fp);
+
+  /**
+   * Stores {@code fp} in an empty entry of {@code bucket1}, else of {@code bucket2}; false if both are
+   * full. Implementations read both buckets before deciding, so the two memory accesses overlap.
+   */
+  public boolean tryInsertEither(long bucket1, long bucket2, long fp) {
+    return tryInsert(bucket1, fp) || tryInsert(bucket2, fp);
+  }
+
+  /** True if {@code bucket} has an empty entry. */
+  public abstract boolean hasEmpty(long bucket);
 
   /**
    * Replaces entry {@code slot} (in {@code [0, bucketSize)}) of a full bucket with {@code fp} and
@@ -78,6 +105,17 @@ public abstract class BucketTable {
 
   /** Removes one copy of {@code fp} from {@code bucket}; false if there is none. */
   public abstract boolean removeOne(long bucket, long fp);
+
+  /**
+   * Removes one copy of {@code fp} from {@code bucket1}, else from {@code bucket2}: returns 1 or 2 for
+   * the bucket it was removed from, 0 if neither holds it. Both buckets are read before deciding.
+   */
+  public int removeEither(long bucket1, long bucket2, long fp) {
+    if (removeOne(bucket1, fp)) {
+      return 1;
+    }
+    return removeOne(bucket2, fp) ? 2 : 0;
+  }
 
   /**
    * Copies the fingerprints of {@code bucket} (empty entries skipped) into {@code out}, which has room

@@ -19,6 +19,9 @@ final class PackedTable extends BucketTable {
   /** The same constants for the one-window case, hoisted into fields for the hot path. */
   private final long ones;
   private final long highs;
+  /** The table's bytes when it is one segment and one window per bucket (the hot path), else null. */
+  private final byte[] flat;
+  private final long flatBucketBits;
 
   PackedTable(BucketStorage storage, int bucketSize, int fingerprintBits) {
     super(storage, bucketSize, fingerprintBits);
@@ -40,6 +43,8 @@ final class PackedTable extends BucketTable {
     }
     this.ones = groupOnes[0];
     this.highs = groupHighs[0];
+    this.flat = oneWindow ? storage.singleSegment() : null;
+    this.flatBucketBits = bucketBits;
   }
 
   /** Bit {@code f-1} of every field of {@code x} that is exactly zero; other bits clear. */
@@ -55,6 +60,15 @@ final class PackedTable extends BucketTable {
 
   @Override
   public boolean containsEither(long bucket1, long bucket2, long fp) {
+    byte[] a = flat;
+    if (a != null) {
+      long p1 = bucket1 * flatBucketBits;
+      long p2 = bucket2 * flatBucketBits;
+      long q = fp * ones;
+      long x1 = (BucketStorage.readLong(a, (int) (p1 >>> 3)) >>> (p1 & 7)) ^ q;
+      long x2 = (BucketStorage.readLong(a, (int) (p2 >>> 3)) >>> (p2 & 7)) ^ q;
+      return ((((x1 - ones) & ~x1) | ((x2 - ones) & ~x2)) & highs) != 0;
+    }
     if (oneWindow) {
       long q = fp * ones;
       long x1 = storage.window(bucket1, 0) ^ q;
@@ -63,6 +77,30 @@ final class PackedTable extends BucketTable {
       return ((((x1 - ones) & ~x1) | ((x2 - ones) & ~x2)) & highs) != 0;
     }
     return containsWide(bucket1, fp) | containsWide(bucket2, fp);
+  }
+
+  @Override
+  public int containsEitherAll(long[] buckets1, long[] buckets2, long[] fps, int count, boolean[] results,
+      int resultsOffset) {
+    byte[] a = flat;
+    if (a == null) {
+      return super.containsEitherAll(buckets1, buckets2, fps, count, results, resultsOffset);
+    }
+    long bits = flatBucketBits;
+    long o = ones;
+    long h = highs;
+    int found = 0;
+    for (int k = 0; k < count; k++) {
+      long p1 = buckets1[k] * bits;
+      long p2 = buckets2[k] * bits;
+      long q = fps[k] * o;
+      long x1 = (BucketStorage.readLong(a, (int) (p1 >>> 3)) >>> (p1 & 7)) ^ q;
+      long x2 = (BucketStorage.readLong(a, (int) (p2 >>> 3)) >>> (p2 & 7)) ^ q;
+      boolean r = ((((x1 - o) & ~x1) | ((x2 - o) & ~x2)) & h) != 0;
+      results[resultsOffset + k] = r;
+      found += r ? 1 : 0;
+    }
+    return found;
   }
 
   private boolean containsWide(long bucket, long fp) {
@@ -99,6 +137,75 @@ final class PackedTable extends BucketTable {
       }
     }
     return false;
+  }
+
+  @Override
+  public boolean tryInsertEither(long bucket1, long bucket2, long fp) {
+    byte[] a = flat;
+    if (a == null) {
+      return super.tryInsertEither(bucket1, bucket2, fp);
+    }
+    // Both loads first, then a branch-free choice; the raw 8-byte words are modified and stored back
+    // directly. At moderate loads the only branch (both full) is predictable, so consecutive inserts
+    // overlap their cache misses.
+    long p1 = bucket1 * flatBucketBits;
+    long p2 = bucket2 * flatBucketBits;
+    int index1 = (int) (p1 >>> 3);
+    int index2 = (int) (p2 >>> 3);
+    int shift1 = (int) (p1 & 7);
+    int shift2 = (int) (p2 & 7);
+    long raw1 = BucketStorage.readLong(a, index1);
+    long raw2 = BucketStorage.readLong(a, index2);
+    long empty1 = zeroFields(raw1 >>> shift1, ones, highs);
+    long empty2 = zeroFields(raw2 >>> shift2, ones, highs);
+    boolean first = empty1 != 0;
+    long empty = first ? empty1 : empty2;
+    if (empty == 0) {
+      return false;
+    }
+    int bit = Long.numberOfTrailingZeros(empty) - (fingerprintBits - 1) + (first ? shift1 : shift2);
+    BucketStorage.writeLong(a, first ? index1 : index2, (first ? raw1 : raw2) | (fp << bit));
+    return true;
+  }
+
+  @Override
+  public boolean hasEmpty(long bucket) {
+    int groupBits = groupEntries * fingerprintBits;
+    long empty = 0;
+    for (int g = 0; g < groups; g++) {
+      empty |= zeroFields(storage.window(bucket, g * groupBits), groupOnes[g], groupHighs[g]);
+    }
+    return empty != 0;
+  }
+
+  @Override
+  public int removeEither(long bucket1, long bucket2, long fp) {
+    byte[] a = flat;
+    if (a == null) {
+      return super.removeEither(bucket1, bucket2, fp);
+    }
+    long p1 = bucket1 * flatBucketBits;
+    long p2 = bucket2 * flatBucketBits;
+    int index1 = (int) (p1 >>> 3);
+    int index2 = (int) (p2 >>> 3);
+    int shift1 = (int) (p1 & 7);
+    int shift2 = (int) (p2 & 7);
+    long raw1 = BucketStorage.readLong(a, index1);
+    long raw2 = BucketStorage.readLong(a, index2);
+    long q = fp * ones;
+    long match1 = zeroFields((raw1 >>> shift1) ^ q, ones, highs);
+    long match2 = zeroFields((raw2 >>> shift2) ^ q, ones, highs);
+    if (match1 != 0) {
+      int bit = Long.numberOfTrailingZeros(match1) - (fingerprintBits - 1) + shift1;
+      BucketStorage.writeLong(a, index1, raw1 & ~(fpMask << bit));
+      return 1;
+    }
+    if (match2 != 0) {
+      int bit = Long.numberOfTrailingZeros(match2) - (fingerprintBits - 1) + shift2;
+      BucketStorage.writeLong(a, index2, raw2 & ~(fpMask << bit));
+      return 2;
+    }
+    return 0;
   }
 
   @Override

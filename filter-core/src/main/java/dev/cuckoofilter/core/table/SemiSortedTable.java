@@ -167,6 +167,13 @@ final class SemiSortedTable extends BucketTable {
   }
 
   @Override
+  public boolean hasEmpty(long bucket) {
+    long w = storage.window(bucket, 0);
+    // Sorted ascending: the bucket has an empty entry exactly when entry 0 is 0.
+    return entry(bucket, w, SemiSortCodec.decode((int) (w & 0xFFF)), 0) == 0;
+  }
+
+  @Override
   public long swap(long bucket, int slot, long fp) {
     long[] e = load(bucket);
     long old = e[slot];

@@ -1,0 +1,216 @@
+package dev.cuckoofilter.bench;
+
+import com.google.common.hash.Funnels;
+import dev.cuckoofilter.core.CuckooFilter;
+import java.io.IOException;
+import java.io.OutputStream;
+import org.apache.parquet.column.values.bloomfilter.BlockSplitBloomFilter;
+import org.fastfilter.cuckoo.Cuckoo16;
+
+/**
+ * The filters compared, each configured for {@code n} keys at a false-positive rate of about 0.2%
+ * ({@link #TARGET_FPP}), or at its fixed design where it has no such parameter.
+ */
+public enum FilterKind {
+  /** This project, b = 4, f = 12: (log2(1/0.002) + 3) / alpha bits. */
+  CF {
+    @Override
+    public BenchFilter create(long n) {
+      return new Ours(CuckooFilter.builder().bucketSize(4).fingerprintBits(12).expectedItems(n).build());
+    }
+  },
+  /** This project, semi-sorted, f = 13 stored in 12 bits per entry: half the false positives of CF. */
+  SS_CF {
+    @Override
+    public BenchFilter create(long n) {
+      return new Ours(CuckooFilter.builder().semiSorted(true).fingerprintBits(13).expectedItems(n).build());
+    }
+  },
+  /** Spark's org.apache.spark.util.sketch.BloomFilter (what df.stat().bloomFilter builds). */
+  SPARK_BLOOM {
+    @Override
+    public BenchFilter create(long n) {
+      org.apache.spark.util.sketch.BloomFilter f = org.apache.spark.util.sketch.BloomFilter.create(n, TARGET_FPP);
+      return new BenchFilter() {
+        @Override
+        public boolean add(long key) {
+          f.putLong(key);
+          return true;
+        }
+
+        @Override
+        public boolean mightContain(long key) {
+          return f.mightContainLong(key);
+        }
+
+        @Override
+        public long bitSize() {
+          return f.bitSize();
+        }
+      };
+    }
+  },
+  /** Guava's com.google.common.hash.BloomFilter. */
+  GUAVA_BLOOM {
+    @Override
+    public BenchFilter create(long n) {
+      com.google.common.hash.BloomFilter<Long> f =
+          com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), n, TARGET_FPP);
+      return new BenchFilter() {
+        @Override
+        public boolean add(long key) {
+          f.put(key);
+          return true;
+        }
+
+        @Override
+        public boolean mightContain(long key) {
+          return f.mightContain(key);
+        }
+
+        @Override
+        public long bitSize() {
+          CountingStream out = new CountingStream();
+          try {
+            f.writeTo(out);
+          } catch (IOException e) {
+            throw new IllegalStateException(e);
+          }
+          return (out.count - 6) * 8; // minus Guava's 6-byte header (strategy, hash count, length)
+        }
+      };
+    }
+  },
+  /** Parquet's split-block Bloom filter (org.apache.parquet.column.values.bloomfilter). */
+  PARQUET_BLOOM {
+    @Override
+    public BenchFilter create(long n) {
+      int bytes = BlockSplitBloomFilter.optimalNumOfBits(n, TARGET_FPP) / 8;
+      BlockSplitBloomFilter f = new BlockSplitBloomFilter(bytes, BlockSplitBloomFilter.UPPER_BOUND_BYTES);
+      return new BenchFilter() {
+        @Override
+        public boolean add(long key) {
+          f.insertHash(f.hash(key));
+          return true;
+        }
+
+        @Override
+        public boolean mightContain(long key) {
+          return f.findHash(f.hash(key));
+        }
+
+        @Override
+        public long bitSize() {
+          return f.getBitsetSize() * 8L;
+        }
+      };
+    }
+  },
+  /** fastfilter_java 1.0.2 Cuckoo16: 16-bit fingerprints, 4 per bucket (no delete). */
+  FASTFILTER_CUCKOO16 {
+    @Override
+    public BenchFilter create(long n) {
+      Cuckoo16 f = new Cuckoo16((int) (n / 0.94));
+      return new BenchFilter() {
+        @Override
+        public boolean add(long key) {
+          f.insert(key);
+          return true;
+        }
+
+        @Override
+        public boolean mightContain(long key) {
+          return f.mayContain(key);
+        }
+
+        @Override
+        public long bitSize() {
+          return f.getBitCount();
+        }
+      };
+    }
+  },
+  /** CuckooFilter4J 1.0.2 (com.github.mgunlogson), Guava-funnel based, thread-safe. */
+  CUCKOOFILTER4J {
+    @Override
+    public BenchFilter create(long n) {
+      com.github.mgunlogson.cuckoofilter4j.CuckooFilter<Long> f =
+          new com.github.mgunlogson.cuckoofilter4j.CuckooFilter.Builder<>(Funnels.longFunnel(), n)
+              .withFalsePositiveRate(TARGET_FPP).build();
+      return new BenchFilter() {
+        @Override
+        public boolean add(long key) {
+          return f.put(key);
+        }
+
+        @Override
+        public boolean mightContain(long key) {
+          return f.mightContain(key);
+        }
+
+        @Override
+        public boolean remove(long key) {
+          return f.delete(key);
+        }
+
+        @Override
+        public long bitSize() {
+          return f.getStorageSize();
+        }
+      };
+    }
+  };
+
+  /** The false-positive rate every configurable filter is sized for. */
+  public static final double TARGET_FPP = 0.002;
+
+  public abstract BenchFilter create(long n);
+
+  /** Whether the filter can delete. */
+  public boolean deletes() {
+    return this == CF || this == SS_CF || this == CUCKOOFILTER4J;
+  }
+
+  /** This project's filter behind the benchmark interface. */
+  static final class Ours implements BenchFilter {
+    final CuckooFilter filter;
+
+    Ours(CuckooFilter filter) {
+      this.filter = filter;
+    }
+
+    @Override
+    public boolean add(long key) {
+      return filter.add(key);
+    }
+
+    @Override
+    public boolean mightContain(long key) {
+      return filter.mightContain(key);
+    }
+
+    @Override
+    public boolean remove(long key) {
+      return filter.remove(key);
+    }
+
+    @Override
+    public long bitSize() {
+      return filter.bitSize();
+    }
+  }
+
+  private static final class CountingStream extends OutputStream {
+    long count;
+
+    @Override
+    public void write(int b) {
+      count++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      count += len;
+    }
+  }
+}
