@@ -321,6 +321,37 @@ public final class CuckooFilter implements Serializable {
     return Math.min(bucket, Addressing.alternate(bucket, fp, bucketCount));
   }
 
+  /**
+   * Stores fingerprint {@code fp} of an item whose buckets are {@code bucket} and its alternate: the
+   * entry-level insert used by merges and canonical builds.
+   */
+  boolean insertEntry(long bucket, long fp) {
+    return insert(bucket, Addressing.alternate(bucket, fp, bucketCount), fp);
+  }
+
+  /** Empty filter with these parameters (used by canonical builds). */
+  static CuckooFilter emptyWith(FilterParameters p) {
+    return empty(p, BucketStorage.DEFAULT_MAX_SEGMENT_BYTES);
+  }
+
+  /**
+   * Calls {@code consumer} with the entry code ({@link EntryCodes}) of every stored fingerprint, table
+   * entries in bucket order then the stash: the content of the filter independent of its layout.
+   */
+  public void forEachEntryCode(java.util.function.LongConsumer consumer) {
+    long[] entries = new long[bucketSize];
+    int f = parameters.fingerprintBits();
+    for (long b = 0; b < bucketCount; b++) {
+      int n = table.read(b, entries);
+      for (int k = 0; k < n; k++) {
+        consumer.accept(EntryCodes.code(Math.min(b, Addressing.alternate(b, entries[k], bucketCount)), entries[k], f));
+      }
+    }
+    for (int i = 0; i < stash.size(); i++) {
+      consumer.accept(EntryCodes.code(stash.bucket(i), stash.fingerprint(i), f));
+    }
+  }
+
   /** Algorithm 1 with a stash and an undo of failed kick chains. */
   private boolean insert(long i1, long i2, long fp) {
     if (table.tryInsertEither(i1, i2, fp)) {
@@ -543,6 +574,10 @@ public final class CuckooFilter implements Serializable {
   /** Number of inserts (including merge inserts) that failed because the filter was too full. */
   public long failedInserts() {
     return failedInserts;
+  }
+
+  void addFailedInserts(long n) {
+    failedInserts += n;
   }
 
   /** Fingerprints currently waiting in the stash. */

@@ -1,0 +1,116 @@
+package dev.cuckoofilter.core;
+
+import dev.cuckoofilter.core.hash.Addressing;
+import java.util.Arrays;
+
+/**
+ * Builds a filter whose bytes depend only on its parameters and the set (or multiset) of entries it
+ * holds, not on the order in which items arrived: entries are inserted in ascending
+ * {@linkplain EntryCodes entry-code} order (canonical bucket, then fingerprint) into an empty table.
+ * Filters built from the same items on any machine, with any partitioning, are byte-identical and can be
+ * compared by their bytes.
+ *
+ * <p>Feed it either entry codes in ascending unsigned order ({@link #addCode}, streaming, no buffering)
+ * or item hashes in any order ({@link #addHash}, buffered as 8-byte codes and sorted by
+ * {@link #build}); not both. Not thread-safe.
+ */
+public final class CanonicalBuilder {
+  private final FilterParameters parameters;
+  private final CuckooFilter filter;
+  private final int fingerprintBits;
+  private final boolean distinct;
+  private long previousCode = -1;
+  private boolean any;
+  /** Codes collected by {@link #addHash}, sign bit flipped so signed sorting gives unsigned order. */
+  private long[] pending = new long[0];
+  private int pendingSize;
+
+  /**
+   * @param distinct true to store equal entries once (a set of items, the Spark build), false to keep
+   *     every copy (a multiset)
+   */
+  public CanonicalBuilder(FilterParameters parameters, boolean distinct) {
+    this.parameters = parameters;
+    this.filter = CuckooFilter.emptyWith(parameters);
+    this.fingerprintBits = parameters.fingerprintBits();
+    this.distinct = distinct;
+  }
+
+  public FilterParameters parameters() {
+    return parameters;
+  }
+
+  /**
+   * Adds an entry; codes must arrive in ascending unsigned order.
+   *
+   * @throws IllegalArgumentException if a code is smaller than the previous one
+   * @throws FilterFullException if the filter cannot hold the entry
+   */
+  public void addCode(long code) {
+    if (any && Long.compareUnsigned(code, previousCode) < 0) {
+      throw new IllegalArgumentException("entry codes must be added in ascending order");
+    }
+    if (distinct && any && code == previousCode) {
+      return;
+    }
+    any = true;
+    previousCode = code;
+    long bucket = EntryCodes.bucket(code, fingerprintBits);
+    long fp = EntryCodes.fingerprint(code, fingerprintBits);
+    if (bucket >= parameters.bucketCount() || Addressing.alternate(bucket, fp, parameters.bucketCount()) < bucket) {
+      throw new IllegalArgumentException("not an entry code of these parameters: " + Long.toUnsignedString(code));
+    }
+    if (!filter.insertEntry(bucket, fp)) {
+      throw new FilterFullException("the filter is full after " + filter.size() + " entries (" + filter.capacity()
+          + " slots, " + filter.parameters().stashCapacity() + " stash): size it for more items");
+    }
+  }
+
+  /** Adds an item by its 64-bit hash, in any order (8 bytes are buffered per item until {@link #build}). */
+  public void addHash(long hash) {
+    if (any) {
+      throw new IllegalStateException("addHash cannot follow addCode");
+    }
+    if (pendingSize == pending.length) {
+      pending = Arrays.copyOf(pending, Math.max(16, pendingSize + (pendingSize >> 1)));
+    }
+    pending[pendingSize++] = EntryCodes.ofHash(parameters, hash) ^ Long.MIN_VALUE;
+  }
+
+  /** The finished filter. The builder must not be used afterwards. */
+  public CuckooFilter build() {
+    if (pendingSize > 0) {
+      Arrays.sort(pending, 0, pendingSize);
+      long[] codes = pending;
+      int n = pendingSize;
+      pending = null;
+      pendingSize = 0;
+      for (int i = 0; i < n; i++) {
+        addCode(codes[i] ^ Long.MIN_VALUE);
+      }
+    }
+    return filter;
+  }
+
+  /**
+   * The same entries as {@code filter} in canonical layout: the filter that a canonical build of its
+   * items gives (equal filters in content become equal in bytes).
+   */
+  public static CuckooFilter canonical(CuckooFilter filter) {
+    if (filter.size() > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("canonical layout needs the " + filter.size()
+          + " entries in memory; at most " + (Integer.MAX_VALUE - 8) + " are supported");
+    }
+    long[] codes = new long[(int) filter.size()];
+    int[] n = {0};
+    filter.forEachEntryCode(code -> codes[n[0]++] = code ^ Long.MIN_VALUE);
+    Arrays.sort(codes, 0, n[0]); // unsigned order via the flipped sign bit
+    CanonicalBuilder builder = new CanonicalBuilder(filter.parameters(), false);
+    for (int i = 0; i < n[0]; i++) {
+      builder.addCode(codes[i] ^ Long.MIN_VALUE);
+    }
+    CuckooFilter result = builder.build();
+    result.addFailedInserts(filter.failedInserts());
+    return result;
+  }
+}

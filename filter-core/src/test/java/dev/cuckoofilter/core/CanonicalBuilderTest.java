@@ -1,0 +1,89 @@
+package dev.cuckoofilter.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoofilter.core.hash.CuckooHash;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class CanonicalBuilderTest {
+  @ParameterizedTest(name = "semiSorted={0} b={1} f={2}")
+  @CsvSource({"false, 4, 12", "false, 2, 10", "false, 8, 16", "true, 4, 13", "false, 4, 32"})
+  void theSameItemsGiveTheSameBytesInAnyOrder(boolean semiSorted, int b, int f) {
+    FilterParameters p = CuckooFilter.builder().semiSorted(semiSorted).bucketSize(b).fingerprintBits(f)
+        .expectedItems(20_000).seed(5).build().parameters();
+    SplittableRandom r = new SplittableRandom(f);
+    long[] items = new long[20_000];
+    for (int i = 0; i < items.length; i++) {
+      items[i] = r.nextLong();
+    }
+    // Built by item order: bytes depend on the order.
+    CuckooFilter forward = CuckooFilter.builder().semiSorted(semiSorted).bucketSize(b).fingerprintBits(f)
+        .expectedItems(20_000).seed(5).build();
+    CuckooFilter backward = CuckooFilter.builder().semiSorted(semiSorted).bucketSize(b).fingerprintBits(f)
+        .expectedItems(20_000).seed(5).build();
+    for (int i = 0; i < items.length; i++) {
+      assertTrue(forward.add(items[i]));
+      assertTrue(backward.add(items[items.length - 1 - i]));
+    }
+    assertNotEquals(forward, backward, "insertion order changes the layout");
+    // Canonical forms agree with each other and with a build from sorted hashes and sorted codes.
+    byte[] canonical = CanonicalBuilder.canonical(forward).toByteArray();
+    assertArrayEquals(canonical, CanonicalBuilder.canonical(backward).toByteArray());
+
+    CanonicalBuilder byHash = new CanonicalBuilder(p, false);
+    for (long item : items) { // any order
+      byHash.addHash(CuckooHash.hashLong(item, 5));
+    }
+    assertArrayEquals(canonical, byHash.build().toByteArray());
+
+    long[] codes = Arrays.stream(items).map(x -> EntryCodes.ofHash(p, CuckooHash.hashLong(x, 5)) ^ Long.MIN_VALUE)
+        .sorted().map(x -> x ^ Long.MIN_VALUE).toArray();
+    CanonicalBuilder byCode = new CanonicalBuilder(p, false);
+    for (long c : codes) {
+      byCode.addCode(c);
+    }
+    CuckooFilter built = byCode.build();
+    assertArrayEquals(canonical, built.toByteArray());
+    for (long item : items) {
+      assertTrue(built.mightContain(item));
+      assertEquals(forward.count(item), built.count(item));
+    }
+  }
+
+  @ParameterizedTest(name = "distinct={0}")
+  @CsvSource({"true", "false"})
+  void distinctBuildsStoreEqualEntriesOnce(boolean distinct) {
+    FilterParameters p = CuckooFilter.builder().expectedItems(100).build().parameters();
+    CanonicalBuilder builder = new CanonicalBuilder(p, distinct);
+    long code = EntryCodes.ofHash(p, CuckooHash.hashLong(7, p.seed()));
+    builder.addCode(code);
+    builder.addCode(code);
+    CuckooFilter f = builder.build();
+    assertEquals(distinct ? 1 : 2, f.count(7));
+  }
+
+  @ParameterizedTest(name = "case {0}")
+  @CsvSource({"0", "1"})
+  void misuseIsRejected(int which) {
+    FilterParameters p = CuckooFilter.builder().bucketCount(4).fingerprintBits(8).stashCapacity(0).build().parameters();
+    CanonicalBuilder builder = new CanonicalBuilder(p, false);
+    if (which == 0) {
+      builder.addCode(100);
+      assertThrows(IllegalArgumentException.class, () -> builder.addCode(99));
+    } else {
+      FilterFullException e = assertThrows(FilterFullException.class, () -> {
+        for (long i = 0; i < 1000; i++) {
+          builder.addCode(EntryCodes.ofHash(p, CuckooHash.hashLong(0, 0)));
+        }
+      });
+      assertTrue(e.getMessage().contains("full"), e.getMessage());
+    }
+  }
+}
