@@ -845,6 +845,11 @@ public final class CuckooFilter implements Serializable {
     }
 
     public CuckooFilter build() {
+      return empty(parameters(), maxSegmentBytes);
+    }
+
+    /** The parameters {@link #build()} would use, without allocating the table. */
+    public FilterParameters parameters() {
       if (expectedItems < 0 && bucketCount < 0) {
         throw new IllegalStateException("set expectedItems (or an explicit bucketCount) before build()");
       }
@@ -878,9 +883,8 @@ public final class CuckooFilter implements Serializable {
       double recordedFpp = Double.isNaN(fpp)
           ? Sizing.falsePositiveRate(b, f, Sizing.designLoad(b, f, m))
           : fpp;
-      FilterParameters p = new FilterParameters(semiSorted, b, f, m, CuckooHash.ALGORITHM_ID, seed, maxKicks,
-          stashCapacity, Math.max(0, expectedItems), recordedFpp);
-      return empty(p, maxSegmentBytes);
+      return new FilterParameters(semiSorted, b, f, m, CuckooHash.ALGORITHM_ID, seed, maxKicks, stashCapacity,
+          Math.max(0, expectedItems), recordedFpp);
     }
   }
 }

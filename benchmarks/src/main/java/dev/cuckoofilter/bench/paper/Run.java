@@ -1,0 +1,39 @@
+package dev.cuckoofilter.bench.paper;
+
+import java.nio.file.Path;
+import java.time.LocalTime;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+
+/** What the experiments of one run share: sizes, output directory, the comparison, the Table 3 filters. */
+final class Run {
+  final Scale scale;
+  final Comparison comparison = new Comparison();
+  private final Path out;
+  private SameMemoryFilters sameMemory;
+
+  Run(Scale scale, Path out) {
+    this.scale = scale;
+    this.out = out;
+  }
+
+  void write(String fileName, Csv csv) {
+    csv.write(out.resolve(fileName));
+  }
+
+  void plot(String fileName, Plot... panels) {
+    Plot.save(out.resolve(fileName), panels);
+  }
+
+  /** Table 3's filters, filled to capacity, built (and timed) on first use and shared with Fig. 5. */
+  SameMemoryFilters sameMemory() {
+    if (sameMemory == null) {
+      sameMemory = SameMemoryFilters.build(scale);
+    }
+    return sameMemory;
+  }
+
+  static void log(String format, Object... args) {
+    System.out.println(LocalTime.now().truncatedTo(ChronoUnit.SECONDS) + "  " + String.format(Locale.ROOT, format, args));
+  }
+}

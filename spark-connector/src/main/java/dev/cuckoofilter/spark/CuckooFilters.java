@@ -1,0 +1,196 @@
+package dev.cuckoofilter.spark;
+
+import dev.cuckoofilter.core.CuckooFilter;
+import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
+import dev.cuckoofilter.spark.expressions.CuckooKeyHash;
+import dev.cuckoofilter.spark.hash.KeyHashing;
+import dev.cuckoofilter.spark.prune.JoinPruning;
+import dev.cuckoofilter.spark.sql.CuckooSqlFunctions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.StructField;
+import scala.collection.JavaConverters;
+
+/**
+ * The DataFrame API. The common path is one call:
+ *
+ * <pre>{@code
+ * Dataset<Row> pruned = CuckooFilters.prune(orders, activeCustomers, "customer_id");
+ * Dataset<Row> joined = CuckooFilters.join(orders, activeCustomers, List.of("customer_id"), "inner");
+ * }</pre>
+ *
+ * and the parts are available for filters that are kept around:
+ *
+ * <pre>{@code
+ * SparkCuckooFilter f = CuckooFilters.builder(activeCustomers).keys("customer_id").fpp(0.001).build();
+ * orders.where(f.mightContain(col("customer_id")));
+ * df.groupBy("region").agg(CuckooFilters.filterOf(col("customer_id")));   // BINARY filter per group
+ * }</pre>
+ *
+ * Composite keys are several columns (or a struct); null keys never match and are left out.
+ */
+public final class CuckooFilters {
+  private CuckooFilters() {}
+
+  /**
+   * An aggregate column: the serialized filter (docs/FORMAT.md) of the distinct non-null keys, sized
+   * from the exact distinct count. Works in {@code agg}, {@code groupBy().agg}, and SQL as
+   * {@code cuckoo_filter(key)}.
+   */
+  public static Column filterOf(Column... keys) {
+    return filterOf(0, CuckooFilterAggregate.DEFAULT_FPP, keys);
+  }
+
+  /** {@link #filterOf(Column...)} sized for {@code expectedItems} keys at false-positive rate {@code fpp}. */
+  public static Column filterOf(long expectedItems, double fpp, Column... keys) {
+    List<Expression> exprs = new ArrayList<>();
+    for (Column k : keys) {
+      exprs.add(k.expr());
+    }
+    return new Column(CuckooFilterAggregate.create(exprs, expectedItems, fpp).toAggregateExpression());
+  }
+
+  /** Builds a filter of the distinct keys of {@code data} (sized from an approximate distinct count). */
+  public static SparkCuckooFilter build(Dataset<?> data, String... keyColumns) {
+    return builder(data).keys(keyColumns).build();
+  }
+
+  /** A builder for a filter of {@code data}'s keys. */
+  public static Builder builder(Dataset<?> data) {
+    return new Builder(data);
+  }
+
+  /**
+   * The rows of {@code big} whose key may occur in {@code small}: builds a filter of {@code small}'s keys,
+   * broadcasts it and filters {@code big}, before any shuffle. Both sides use the same key column names.
+   */
+  public static Dataset<Row> prune(Dataset<Row> big, Dataset<?> small, String... keyColumns) {
+    return build(small, keyColumns).prune(big, keyColumns);
+  }
+
+  /**
+   * Joins {@code left} and {@code right} on equally named columns, first pruning {@code left} with a
+   * filter of {@code right}'s keys. Only where pruning cannot change the result (see {@link JoinPruning}).
+   *
+   * @throws IllegalArgumentException if the join type keeps the pruned side's unmatched rows
+   */
+  public static Dataset<Row> join(Dataset<Row> left, Dataset<Row> right, List<String> usingColumns, String joinType) {
+    return join(left, right, usingColumns, joinType, JoinPruning.Side.LEFT);
+  }
+
+  /** {@link #join(Dataset, Dataset, List, String)} pruning the given side with the other side's keys. */
+  public static Dataset<Row> join(Dataset<Row> left, Dataset<Row> right, List<String> usingColumns, String joinType,
+      JoinPruning.Side side) {
+    String refusal = JoinPruning.refusal(joinType, side);
+    if (refusal != null) {
+      throw new IllegalArgumentException("cannot prune this join: " + refusal);
+    }
+    String[] keys = usingColumns.toArray(new String[0]);
+    Dataset<Row> l = side == JoinPruning.Side.LEFT ? prune(left, right, keys) : left;
+    Dataset<Row> r = side == JoinPruning.Side.RIGHT ? prune(right, left, keys) : right;
+    return l.join(r, JavaConverters.asScalaBufferConverter(usingColumns).asScala().toSeq(),
+        JoinPruning.normalize(joinType));
+  }
+
+  /** Registers the SQL functions in an existing session (without {@code spark.sql.extensions}). */
+  public static void registerFunctions(SparkSession session) {
+    CuckooSqlFunctions.register(session);
+  }
+
+  /** Builds a {@link SparkCuckooFilter}. */
+  public static final class Builder {
+    private final Dataset<?> data;
+    private Column[] keys;
+    private long expectedItems;
+    private double fpp = CuckooFilterAggregate.DEFAULT_FPP;
+    private boolean exactCount;
+
+    private Builder(Dataset<?> data) {
+      this.data = data;
+    }
+
+    public Builder keys(String... columns) {
+      return keys(SparkCuckooFilter.columns(columns));
+    }
+
+    public Builder keys(Column... columns) {
+      if (columns.length == 0) {
+        throw new IllegalArgumentException("keys: at least one key column is needed");
+      }
+      this.keys = columns.clone();
+      return this;
+    }
+
+    /** Distinct keys to size for; by default an approximate distinct count of the data (+5%). */
+    public Builder expectedItems(long expectedItems) {
+      if (expectedItems <= 0) {
+        throw new IllegalArgumentException("expectedItems must be positive, got " + expectedItems);
+      }
+      this.expectedItems = expectedItems;
+      return this;
+    }
+
+    /** False-positive rate, in (0, 1); default 0.01. */
+    public Builder fpp(double fpp) {
+      if (!(fpp > 0 && fpp < 1)) {
+        throw new IllegalArgumentException("fpp must be in (0, 1), got " + fpp);
+      }
+      this.fpp = fpp;
+      return this;
+    }
+
+    /**
+     * Size from the exact distinct count in the same job instead of an approximate count first: one
+     * job instead of two, but the final task holds 8 bytes per distinct key while it builds.
+     */
+    public Builder exactCount(boolean exactCount) {
+      this.exactCount = exactCount;
+      return this;
+    }
+
+    public SparkCuckooFilter build() {
+      if (keys == null) {
+        throw new IllegalStateException("set the key columns with keys(...) before build()");
+      }
+      Dataset<Row> keyData = data.select(keys);
+      List<Attribute> attributes = JavaConverters.seqAsJavaListConverter(keyData.queryExecution().analyzed().output())
+          .asJava();
+      List<StructField> fields = List.of(keyData.schema().fields());
+      for (StructField f : fields) {
+        if (!KeyHashing.supported(f.dataType())) {
+          throw new IllegalArgumentException("key column " + f.name() + " has unsupported type "
+              + f.dataType().simpleString() + "; keys can be integral, boolean, float, double, decimal, string, "
+              + "binary, date, timestamp or structs of these");
+        }
+      }
+      List<Expression> exprs = new ArrayList<>(attributes);
+      long expected = expectedItems;
+      if (expected <= 0 && !exactCount) {
+        expected = estimateDistinct(keyData, exprs);
+      }
+      Column aggregate = new Column(CuckooFilterAggregate.create(exprs, expected, fpp).toAggregateExpression());
+      byte[] bytes = (byte[]) keyData.agg(aggregate).collectAsList().get(0).get(0);
+      try {
+        return new SparkCuckooFilter(data.sparkSession(), CuckooFilter.fromByteArray(bytes), fields);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    /** HyperLogLog++ estimate (1% relative error) of the distinct non-null keys, plus 5% and a little. */
+    private static long estimateDistinct(Dataset<Row> keyData, List<Expression> keys) {
+      Column hash = new Column(new CuckooKeyHash(JavaConverters.asScalaBufferConverter(keys).asScala().toSeq(), 0L));
+      long estimate = keyData.agg(functions.approx_count_distinct(hash, 0.01)).collectAsList().get(0).getLong(0);
+      return Math.max(16, (long) Math.ceil(estimate * 1.05) + 16);
+    }
+  }
+}

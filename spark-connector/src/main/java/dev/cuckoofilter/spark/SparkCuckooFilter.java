@@ -1,0 +1,170 @@
+package dev.cuckoofilter.spark;
+
+import dev.cuckoofilter.core.CuckooFilter;
+import dev.cuckoofilter.spark.expressions.CuckooMightContain;
+import dev.cuckoofilter.spark.expressions.FilterHandle;
+import dev.cuckoofilter.spark.expressions.FilterReference;
+import dev.cuckoofilter.spark.expressions.PruneMetrics;
+import dev.cuckoofilter.spark.hash.KeyHashing;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructField;
+import scala.reflect.ClassTag$;
+
+/**
+ * A cuckoo filter of a dataset's keys, ready to prune other datasets: it knows its key types (to refuse
+ * probes with incompatible keys), broadcasts itself once on first use (executors deserialize it once per
+ * JVM), and counts the rows its prunes see and keep.
+ *
+ * <pre>{@code
+ * SparkCuckooFilter customers = CuckooFilters.build(activeCustomers, "customer_id");
+ * Dataset<Row> relevantOrders = customers.prune(orders, "customer_id");
+ * }</pre>
+ */
+public final class SparkCuckooFilter {
+  private final SparkSession session;
+  private final CuckooFilter filter;
+  private final List<StructField> keyFields;
+  private Broadcast<CuckooFilter> broadcast;
+  private PruneMetrics metrics;
+
+  SparkCuckooFilter(SparkSession session, CuckooFilter filter, List<StructField> keyFields) {
+    this.session = session;
+    this.filter = filter;
+    this.keyFields = List.copyOf(keyFields);
+  }
+
+  /** Wraps a filter built elsewhere (plain Java, a file) whose keys have the given names and types. */
+  public static SparkCuckooFilter of(SparkSession session, CuckooFilter filter, List<StructField> keyFields) {
+    return new SparkCuckooFilter(session, filter, keyFields);
+  }
+
+  /** The filter itself. */
+  public CuckooFilter filter() {
+    return filter;
+  }
+
+  /** Names and types of the columns the filter was built from. */
+  public List<StructField> keyFields() {
+    return keyFields;
+  }
+
+  /** The broadcast of the filter, made on first use. */
+  public synchronized Broadcast<CuckooFilter> broadcast() {
+    if (broadcast == null) {
+      broadcast = session.sparkContext().broadcast(filter, ClassTag$.MODULE$.apply(CuckooFilter.class));
+    }
+    return broadcast;
+  }
+
+  private synchronized PruneMetrics metrics() {
+    if (metrics == null) {
+      metrics = new PruneMetrics(session.sparkContext().longAccumulator("cuckoo filter: rows in"),
+          session.sparkContext().longAccumulator("cuckoo filter: rows out"));
+    }
+    return metrics;
+  }
+
+  /** A boolean column: true if the key (one column per key component) may be in the filter. */
+  public Column mightContain(Column... keys) {
+    return new Column(probe(keys, null));
+  }
+
+  /** {@link #mightContain(Column...)} by column names. */
+  public Column mightContain(String... keyColumns) {
+    return mightContain(columns(keyColumns));
+  }
+
+  private Expression probe(Column[] keys, PruneMetrics counting) {
+    List<Expression> exprs = new ArrayList<>();
+    for (Column k : keys) {
+      exprs.add(k.expr());
+    }
+    FilterReference reference = new FilterReference(FilterHandle.of(broadcast(), filter));
+    return CuckooMightContain.create(reference, exprs, counting);
+  }
+
+  /**
+   * The rows of {@code data} whose key may be in the filter (all rows whose key is in it, plus false
+   * positives); rows with a null key component are dropped. Counts rows in and out ({@link #rowsIn()}).
+   *
+   * @throws IllegalArgumentException if the key columns' types do not match the filter's
+   */
+  public Dataset<Row> prune(Dataset<Row> data, Column... keys) {
+    checkKeyTypes(data, keys);
+    return data.where(new Column(probe(keys, metrics())));
+  }
+
+  /** {@link #prune(Dataset, Column...)} by column names. */
+  public Dataset<Row> prune(Dataset<Row> data, String... keyColumns) {
+    return prune(data, columns(keyColumns));
+  }
+
+  /** Rows seen by this filter's prunes so far (after their actions ran). */
+  public long rowsIn() {
+    return metrics().rowsIn();
+  }
+
+  /** Rows kept by this filter's prunes so far. */
+  public long rowsOut() {
+    return metrics().rowsOut();
+  }
+
+  /** Removes the broadcast from the executors and the driver. */
+  public synchronized void destroy() {
+    if (broadcast != null) {
+      broadcast.destroy();
+      broadcast = null;
+    }
+  }
+
+  private void checkKeyTypes(Dataset<Row> data, Column[] keys) {
+    StructField[] probe = data.select(keys).schema().fields();
+    String expected = categories(keyFields.stream().map(StructField::dataType).toList());
+    String actual = categories(Arrays.stream(probe).map(StructField::dataType).toList());
+    if (!expected.equals(actual)) {
+      throw new IllegalArgumentException("the probe keys " + describe(Arrays.asList(probe)) + " do not match the "
+          + "filter's keys " + describe(keyFields) + " (hashed as " + actual + " vs " + expected + ")");
+    }
+  }
+
+  private static String categories(List<DataType> types) {
+    // A struct key and its fields are the same composite key.
+    List<String> parts = new ArrayList<>();
+    for (DataType t : types) {
+      String c = KeyHashing.category(t);
+      parts.add(c.startsWith("struct<") ? c.substring(7, c.length() - 1) : c);
+    }
+    return String.join(",", parts);
+  }
+
+  private static String describe(List<StructField> fields) {
+    List<String> parts = new ArrayList<>();
+    for (StructField f : fields) {
+      parts.add(f.name() + " " + f.dataType().simpleString());
+    }
+    return "(" + String.join(", ", parts) + ")";
+  }
+
+  static Column[] columns(String... names) {
+    Column[] cols = new Column[names.length];
+    for (int i = 0; i < names.length; i++) {
+      cols[i] = functions.col(names[i]);
+    }
+    return cols;
+  }
+
+  @Override
+  public String toString() {
+    return "SparkCuckooFilter" + describe(keyFields) + " " + filter;
+  }
+}

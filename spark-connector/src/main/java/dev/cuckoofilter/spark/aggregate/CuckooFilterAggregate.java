@@ -1,0 +1,251 @@
+package dev.cuckoofilter.spark.aggregate;
+
+import dev.cuckoofilter.core.CanonicalBuilder;
+import dev.cuckoofilter.core.CuckooFilter;
+import dev.cuckoofilter.core.EntryCodes;
+import dev.cuckoofilter.core.FilterFullException;
+import dev.cuckoofilter.core.FilterParameters;
+import dev.cuckoofilter.spark.expressions.CuckooKeyHash;
+import dev.cuckoofilter.spark.hash.KeyHashing;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.analysis.TypeCheckResult;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.catalyst.expressions.aggregate.ImperativeAggregate;
+import org.apache.spark.sql.catalyst.expressions.aggregate.TypedImperativeAggregate;
+import org.apache.spark.sql.types.BinaryType$;
+import org.apache.spark.sql.types.DataType;
+import scala.collection.IndexedSeq;
+import scala.collection.JavaConverters;
+import scala.collection.Seq;
+
+/**
+ * {@code cuckoo_filter(key [, expectedItems [, fpp]])}: builds a cuckoo filter of the distinct non-null
+ * keys in parallel and returns its bytes (docs/FORMAT.md).
+ *
+ * <p>Each partition collects the distinct entries of its keys and ships them as one sorted,
+ * delta-encoded run (a few bytes per key, not a mostly empty table); partial results merge as sets; the
+ * final step inserts the entries in canonical order ({@link CanonicalBuilder}). The filter's bytes
+ * therefore depend only on the set of keys and the parameters, never on partitioning, order or retries.
+ *
+ * <p>With {@code expectedItems} the entries are entry codes of a filter sized for that many keys. Without
+ * it they are 64-bit key hashes; the final step counts the distinct keys exactly and sizes the filter
+ * for them (the final task then holds 8 bytes per key while it builds).
+ */
+public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntrySetBuffer>
+    implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+  public static final String NAME = "cuckoo_filter";
+  /** False-positive rate used when none is given. */
+  public static final double DEFAULT_FPP = 0.01;
+
+  private final Seq<Expression> keys;
+  private final long expectedItems;
+  private final double fpp;
+  private final int mutableAggBufferOffset;
+  private final int inputAggBufferOffset;
+  private transient UnsafeProjection hashProjection;
+  private transient FilterParameters parameters;
+
+  /**
+   * @param keys          the key columns; struct-typed keys count as their fields
+   * @param expectedItems distinct keys to size for, or 0 to size from the data
+   */
+  public CuckooFilterAggregate(Seq<Expression> keys, long expectedItems, double fpp, int mutableAggBufferOffset,
+      int inputAggBufferOffset) {
+    this.keys = keys;
+    this.expectedItems = expectedItems;
+    this.fpp = fpp;
+    this.mutableAggBufferOffset = mutableAggBufferOffset;
+    this.inputAggBufferOffset = inputAggBufferOffset;
+  }
+
+  public static CuckooFilterAggregate create(List<Expression> keys, long expectedItems, double fpp) {
+    return new CuckooFilterAggregate(seq(keys), expectedItems, fpp, 0, 0);
+  }
+
+  // ---------------------------------------------------------------- Product
+
+  private List<Object> arguments() {
+    return List.of(keys, expectedItems, fpp, mutableAggBufferOffset, inputAggBufferOffset);
+  }
+
+  @Override
+  public int productArity() {
+    return 5;
+  }
+
+  @Override
+  public Object productElement(int n) {
+    return arguments().get(n);
+  }
+
+  @Override
+  public boolean canEqual(Object that) {
+    return that instanceof CuckooFilterAggregate;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return this == o || (o instanceof CuckooFilterAggregate && arguments().equals(((CuckooFilterAggregate) o).arguments()));
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(arguments().toArray());
+  }
+
+  // ---------------------------------------------------------- Expression
+
+  @Override
+  public Seq<Expression> children() {
+    return keys;
+  }
+
+  @Override
+  public Expression withNewChildrenInternal(IndexedSeq<Expression> newChildren) {
+    return new CuckooFilterAggregate(newChildren, expectedItems, fpp, mutableAggBufferOffset, inputAggBufferOffset);
+  }
+
+  @Override
+  public String prettyName() {
+    return NAME;
+  }
+
+  @Override
+  public String toString() {
+    List<Expression> ks = JavaConverters.seqAsJavaListConverter(keys).asJava();
+    return NAME + "(" + String.join(", ", ks.stream().map(Object::toString).toList())
+        + (expectedItems > 0 ? ", expectedItems=" + expectedItems : "") + ", fpp=" + fpp + ")";
+  }
+
+  @Override
+  public boolean nullable() {
+    return false;
+  }
+
+  @Override
+  public DataType dataType() {
+    return BinaryType$.MODULE$;
+  }
+
+  @Override
+  public TypeCheckResult checkInputDataTypes() {
+    List<Expression> ks = JavaConverters.seqAsJavaListConverter(keys).asJava();
+    if (ks.isEmpty()) {
+      return new TypeCheckResult.TypeCheckFailure(NAME + ": needs a key argument");
+    }
+    for (Expression k : ks) {
+      if (!KeyHashing.supported(k.dataType())) {
+        return new TypeCheckResult.TypeCheckFailure(NAME + ": argument 1 (key) has unsupported type "
+            + k.dataType().simpleString() + "; keys can be integral, boolean, float, double, decimal, string, "
+            + "binary, date, timestamp or structs of these");
+      }
+    }
+    return TypeCheckResult.TypeCheckSuccess$.MODULE$;
+  }
+
+  @Override
+  public int mutableAggBufferOffset() {
+    return mutableAggBufferOffset;
+  }
+
+  @Override
+  public int inputAggBufferOffset() {
+    return inputAggBufferOffset;
+  }
+
+  @Override
+  public ImperativeAggregate withNewMutableAggBufferOffset(int offset) {
+    return new CuckooFilterAggregate(keys, expectedItems, fpp, offset, inputAggBufferOffset);
+  }
+
+  @Override
+  public ImperativeAggregate withNewInputAggBufferOffset(int offset) {
+    return new CuckooFilterAggregate(keys, expectedItems, fpp, mutableAggBufferOffset, offset);
+  }
+
+  // ----------------------------------------------------------- aggregation
+
+  /** Filter parameters when sized up front, else null. */
+  private FilterParameters parameters() {
+    if (parameters == null && expectedItems > 0) {
+      parameters = CuckooFilter.builder().expectedItems(expectedItems).fpp(fpp).parameters();
+    }
+    return parameters;
+  }
+
+  @Override
+  public EntrySetBuffer createAggregationBuffer() {
+    return new EntrySetBuffer();
+  }
+
+  @Override
+  public EntrySetBuffer update(EntrySetBuffer buffer, InternalRow input) {
+    UnsafeProjection projection = hashProjection;
+    if (projection == null) {
+      projection = UnsafeProjection.create(seq(List.of(new CuckooKeyHash(keys, CuckooFilter.DEFAULT_SEED))));
+      hashProjection = projection;
+    }
+    UnsafeRow row = projection.apply(input);
+    if (!row.isNullAt(0)) {
+      long hash = row.getLong(0);
+      FilterParameters p = parameters();
+      buffer.add(p == null ? hash : EntryCodes.ofHash(p, hash));
+    }
+    return buffer;
+  }
+
+  @Override
+  public EntrySetBuffer merge(EntrySetBuffer buffer, EntrySetBuffer input) {
+    buffer.merge(input);
+    return buffer;
+  }
+
+  @Override
+  public Object eval(EntrySetBuffer buffer) {
+    return build(buffer).toByteArray();
+  }
+
+  /** The filter of the buffer's entries, in canonical layout. */
+  CuckooFilter build(EntrySetBuffer buffer) {
+    long distinct = buffer.count();
+    FilterParameters p = parameters();
+    boolean sized = p != null;
+    if (!sized) {
+      p = CuckooFilter.builder().expectedItems(Math.max(1, distinct)).fpp(fpp).parameters();
+    }
+    CanonicalBuilder builder = new CanonicalBuilder(p, true);
+    SortedRun.Cursor entries = buffer.entries();
+    try {
+      while (entries.hasNext()) {
+        if (sized) {
+          builder.addCode(entries.next());
+        } else {
+          builder.addHash(entries.next());
+        }
+      }
+    } catch (FilterFullException e) {
+      throw new IllegalStateException(NAME + ": the input has " + distinct + " distinct keys, more than the "
+          + expectedItems + " expectedItems the filter was sized for; raise expectedItems or omit it", e);
+    }
+    return builder.build();
+  }
+
+  @Override
+  public byte[] serialize(EntrySetBuffer buffer) {
+    return buffer.serialize();
+  }
+
+  @Override
+  public EntrySetBuffer deserialize(byte[] bytes) {
+    return EntrySetBuffer.deserialize(bytes);
+  }
+
+  private static <T> Seq<T> seq(List<T> list) {
+    return JavaConverters.asScalaBufferConverter(list).asScala().toSeq();
+  }
+}

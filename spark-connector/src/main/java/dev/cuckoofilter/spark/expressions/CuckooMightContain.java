@@ -1,0 +1,250 @@
+package dev.cuckoofilter.spark.expressions;
+
+import dev.cuckoofilter.core.CuckooFilter;
+import dev.cuckoofilter.spark.hash.KeyHashing;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.analysis.TypeCheckResult;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.PlanExpression;
+import org.apache.spark.sql.catalyst.expressions.codegen.CodeBlock;
+import org.apache.spark.sql.catalyst.expressions.codegen.CodegenContext;
+import org.apache.spark.sql.catalyst.expressions.codegen.ExprCode;
+import org.apache.spark.sql.catalyst.trees.TreePattern$;
+import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.types.BooleanType$;
+import org.apache.spark.sql.types.DataType;
+import scala.collection.IndexedSeq;
+import scala.collection.Seq;
+
+/**
+ * {@code cuckoo_might_contain(filter, key...)}: true if the key may be in the filter, false if it
+ * certainly is not or is null. {@code filter} is a BINARY constant, an uncorrelated scalar subquery (both
+ * evaluated once) or a {@link FilterReference}. Whole-stage code generation inlines the probe: per row it
+ * hashes the key components and probes the filter, allocating nothing; the filter itself is obtained
+ * once per generated class from a {@link FilterHandle}.
+ */
+public final class CuckooMightContain extends JavaExpression {
+  public static final String NAME = "cuckoo_might_contain";
+
+  private final Expression filter;
+  private final Seq<Expression> keys;
+  private final PruneMetrics metrics;
+  private transient FilterHandle handle;
+  private transient List<Expression> components;
+
+  /** @param keys the key columns; struct-typed keys count as their fields (composite keys) */
+  public CuckooMightContain(Expression filter, Seq<Expression> keys, PruneMetrics metrics) {
+    this.filter = filter;
+    this.keys = keys;
+    this.metrics = metrics;
+  }
+
+  public static CuckooMightContain create(Expression filter, List<Expression> keys) {
+    return new CuckooMightContain(filter, seq(keys), null);
+  }
+
+  /** A probe that also counts the rows it sees and keeps. */
+  public static CuckooMightContain create(Expression filter, List<Expression> keys, PruneMetrics metrics) {
+    return new CuckooMightContain(filter, seq(keys), metrics);
+  }
+
+  public Expression filterExpression() {
+    return filter;
+  }
+
+  public Seq<Expression> keys() {
+    return keys;
+  }
+
+  @Override
+  protected List<Object> arguments() {
+    return metrics == null ? List.of(filter, keys) : List.of(filter, keys, metrics);
+  }
+
+  @Override
+  public int productArity() {
+    return 3;
+  }
+
+  @Override
+  public Object productElement(int n) {
+    return n == 2 ? metrics : arguments().get(n);
+  }
+
+  @Override
+  public Seq<Expression> children() {
+    List<Expression> all = new ArrayList<>();
+    all.add(filter);
+    all.addAll(list(keys));
+    return seq(all);
+  }
+
+  @Override
+  public Expression withNewChildrenInternal(IndexedSeq<Expression> newChildren) {
+    List<Expression> c = list(newChildren);
+    return new CuckooMightContain(c.get(0), seq(c.subList(1, c.size())), metrics);
+  }
+
+  @Override
+  public String prettyName() {
+    return NAME;
+  }
+
+  @Override
+  public DataType dataType() {
+    return BooleanType$.MODULE$;
+  }
+
+  @Override
+  public boolean nullable() {
+    return filter.nullable();
+  }
+
+  @Override
+  public TypeCheckResult checkInputDataTypes() {
+    if (!(filter instanceof FilterReference)) {
+      if (!(filter.dataType() instanceof BinaryType)) {
+        return failure("argument 1 (filter) must be BINARY, the bytes of cuckoo_filter(...), not "
+            + filter.dataType().simpleString());
+      }
+      boolean constant = filter.foldable()
+          || (filter instanceof PlanExpression
+              && !filter.containsPattern(TreePattern$.MODULE$.OUTER_REFERENCE()));
+      if (!constant) {
+        return failure("argument 1 (filter) must be a constant or an uncorrelated scalar subquery such as "
+            + "(SELECT cuckoo_filter(k) FROM t), not " + filter.sql());
+      }
+      if (filter.foldable()) {
+        Object bytes = filter.eval(null);
+        if (bytes != null) {
+          try {
+            FilterHandle.FilterCache.get((byte[]) bytes, NAME);
+          } catch (IllegalArgumentException e) {
+            return failure(e.getMessage().substring(NAME.length() + 2));
+          }
+        }
+      }
+    }
+    if (keys.isEmpty()) {
+      return failure("needs at least one key argument");
+    }
+    List<Expression> ks = list(keys);
+    for (int i = 0; i < ks.size(); i++) {
+      if (!KeyHashing.supported(ks.get(i).dataType())) {
+        return failure("argument " + (i + 2) + " (key) has unsupported type " + ks.get(i).dataType().simpleString()
+            + "; keys can be integral, boolean, float, double, decimal, string, binary, date, timestamp or structs"
+            + " of these");
+      }
+    }
+    return TypeCheckResult.TypeCheckSuccess$.MODULE$;
+  }
+
+  private static TypeCheckResult failure(String message) {
+    return new TypeCheckResult.TypeCheckFailure(NAME + ": " + message);
+  }
+
+  /** The filter's handle, resolved once (on the driver when compiled there). Null if the filter is null. */
+  private FilterHandle handle() {
+    FilterHandle h = handle;
+    if (h == null) {
+      if (filter instanceof FilterReference) {
+        h = ((FilterReference) filter).handle();
+      } else {
+        byte[] bytes = (byte[]) filter.eval(null);
+        if (bytes == null) {
+          return null;
+        }
+        h = FilterHandle.ofBytes(bytes, NAME);
+      }
+      handle = h;
+    }
+    return h;
+  }
+
+  @Override
+  public Object eval(InternalRow input) {
+    FilterHandle h = handle();
+    if (h == null) {
+      return null;
+    }
+    CuckooFilter f = h.filter();
+    long hash = f.seed();
+    if (components == null) {
+      components = KeyHashing.flatten(list(keys));
+    }
+    for (Expression key : components) {
+      Object v = key.eval(input);
+      if (v == null) {
+        if (metrics != null) {
+          metrics.count(false);
+        }
+        return false;
+      }
+      hash = KeyHashing.hashObject(v, key.dataType(), hash);
+    }
+    boolean kept = f.mightContainHash(hash);
+    if (metrics != null) {
+      metrics.count(kept);
+    }
+    return kept;
+  }
+
+  @Override
+  public ExprCode doGenCode(CodegenContext ctx, ExprCode ev) {
+    FilterHandle h = handle();
+    StringBuilder code = new StringBuilder();
+    if (h == null) {
+      code.append("boolean ").append(ev.isNull()).append(" = true;\n");
+      code.append("boolean ").append(ev.value()).append(" = false;\n");
+      return ev.copy(block(code.toString()), ev.isNull(), ev.value());
+    }
+    String handleRef = ctx.addReferenceObj("cuckooHandle", h, FilterHandle.class.getName());
+    String filterVar = ctx.addMutableState(CuckooFilter.class.getName(), "cuckooFilter",
+        fn(v -> v + " = " + handleRef + ".filter();"), true, true);
+    String hash = ctx.freshName("cuckooKeyHash");
+    String nullKey = ctx.freshName("cuckooNullKey");
+    code.append("long ").append(hash).append(" = ").append(filterVar).append(".seed();\n");
+    code.append("boolean ").append(nullKey).append(" = false;\n");
+    for (Expression key : KeyHashing.flatten(list(keys))) {
+      ExprCode k = key.genCode(ctx);
+      code.append(k.code()).append('\n');
+      code.append("if (").append(k.isNull()).append(") { ").append(nullKey).append(" = true; } else { ")
+          .append(KeyHashing.genFold(key.dataType(), k.value().toString(), hash)).append(" }\n");
+    }
+    code.append("boolean ").append(ev.isNull()).append(" = false;\n");
+    code.append("boolean ").append(ev.value()).append(" = !").append(nullKey).append(" && ").append(filterVar)
+        .append(".mightContainHash(").append(hash).append(");\n");
+    if (metrics != null) {
+      String metricsRef = ctx.addReferenceObj("cuckooMetrics", metrics, PruneMetrics.class.getName());
+      code.append(metricsRef).append(".count(").append(ev.value()).append(");\n");
+    }
+    return ev.copy(block(code.toString()), ev.isNull(), ev.value());
+  }
+
+  static CodeBlock block(String code) {
+    return new CodeBlock(seq(List.of(code)), seq(List.of()));
+  }
+
+  static scala.Function1<String, String> fn(java.util.function.Function<String, String> f) {
+    return new scala.runtime.AbstractFunction1<String, String>() {
+      @Override
+      public String apply(String v) {
+        return f.apply(v);
+      }
+    };
+  }
+
+  @Override
+  public String toString() {
+    return NAME + "(" + filter + ", " + String.join(", ", list(keys).stream().map(Object::toString).toList()) + ")";
+  }
+
+  @Override
+  public String sql() {
+    return NAME + "(" + filter.sql() + ", " + String.join(", ", list(keys).stream().map(Expression::sql).toList())
+        + ")";
+  }
+
+}

@@ -1,0 +1,275 @@
+package dev.cuckoofilter.spark.hash;
+
+import dev.cuckoofilter.core.hash.CuckooHash;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.GetStructField;
+import org.apache.spark.sql.catalyst.expressions.XXH64;
+import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.types.BooleanType;
+import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.ShortType;
+import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.unsafe.types.UTF8String;
+import scala.Option;
+
+/**
+ * Spark values under the filter-core hash contract ({@code docs/HASHING.md}, "Spark types"), so a
+ * filter built in Spark answers exactly like {@code CuckooFilter.mightContain} in plain Java for the
+ * same logical key:
+ *
+ * <ul>
+ *   <li>byte, short, int, long, date (days since 1970-01-01), timestamp and timestamp_ntz
+ *       (microseconds since the epoch): {@code hashLong} of the value as a 64-bit integer;
+ *   <li>boolean: {@code hashLong} of 1 or 0;
+ *   <li>float and double: {@code hashLong} of the IEEE bits of the value as a double, with -0.0 as 0.0
+ *       and every NaN as the canonical NaN (as Spark normalizes join keys);
+ *   <li>decimal(p, s): {@code hashLong} of the unscaled value when it fits in 64 bits, else XXH64 of
+ *       its minimal big-endian two's-complement bytes ({@code BigInteger.toByteArray()}); equal values
+ *       of the same scale hash alike whatever the precision;
+ *   <li>string: XXH64 of its UTF-8 bytes; binary: XXH64 of the bytes;
+ *   <li>struct: its fields in order, as a composite key. Composite keys chain the seed.
+ * </ul>
+ *
+ * A key with any null component is null: it is left out of filters and never matches.
+ */
+public final class KeyHashing {
+  private KeyHashing() {}
+
+  // ------------------------------------------------------ called by generated code
+
+  public static long hashLong(long value, long seed) {
+    return CuckooHash.hashLong(value, seed);
+  }
+
+  public static long hashBoolean(boolean value, long seed) {
+    return CuckooHash.hashLong(value ? 1 : 0, seed);
+  }
+
+  public static long hashDouble(double value, long seed) {
+    double v = value == 0.0 ? 0.0 : value; // -0.0 == 0.0
+    return CuckooHash.hashLong(Double.doubleToLongBits(v), seed); // doubleToLongBits canonicalizes NaN
+  }
+
+  public static long hashUtf8(UTF8String value, long seed) {
+    return XXH64.hashUnsafeBytes(value.getBaseObject(), value.getBaseOffset(), value.numBytes(), seed);
+  }
+
+  public static long hashBinary(byte[] value, long seed) {
+    return CuckooHash.hashBytes(value, seed);
+  }
+
+  public static long hashDecimal(Decimal value, int precision, long seed) {
+    if (precision <= Decimal.MAX_LONG_DIGITS()) {
+      return CuckooHash.hashLong(value.toUnscaledLong(), seed);
+    }
+    java.math.BigInteger unscaled = value.toJavaBigDecimal().unscaledValue();
+    return unscaled.bitLength() < 64
+        ? CuckooHash.hashLong(unscaled.longValue(), seed)
+        : CuckooHash.hashBytes(unscaled.toByteArray(), seed);
+  }
+
+  // ---------------------------------------------------------------------- types
+
+  /** True if values of this type can be keys (structs: if all their fields can). */
+  public static boolean supported(DataType type) {
+    if (type instanceof StructType) {
+      for (StructField field : ((StructType) type).fields()) {
+        if (!supported(field.dataType())) {
+          return false;
+        }
+      }
+      return ((StructType) type).fields().length > 0;
+    }
+    return integral(type) || type instanceof BooleanType || type instanceof FloatType
+        || type instanceof DoubleType || type instanceof DecimalType || type instanceof StringType
+        || type instanceof BinaryType;
+  }
+
+  /**
+   * What a key type hashes as: types in one category hash the same values alike (int and long, float and
+   * double), so a filter built on one can be probed with the other; other pairs are refused.
+   */
+  public static String category(DataType type) {
+    if (type instanceof StructType) {
+      StringBuilder sb = new StringBuilder("struct<");
+      StructField[] fields = ((StructType) type).fields();
+      for (int i = 0; i < fields.length; i++) {
+        sb.append(i == 0 ? "" : ",").append(category(fields[i].dataType()));
+      }
+      return sb.append('>').toString();
+    }
+    if (type instanceof ByteType || type instanceof ShortType || type instanceof IntegerType
+        || type instanceof LongType) {
+      return "integer";
+    }
+    if (type instanceof TimestampType || type instanceof TimestampNTZType) {
+      return "timestamp";
+    }
+    if (type instanceof FloatType || type instanceof DoubleType) {
+      return "floating";
+    }
+    if (type instanceof DecimalType) {
+      return "decimal(scale " + ((DecimalType) type).scale() + ")";
+    }
+    return type.typeName();
+  }
+
+  private static boolean integral(DataType type) {
+    return type instanceof ByteType || type instanceof ShortType || type instanceof IntegerType
+        || type instanceof LongType || type instanceof DateType || type instanceof TimestampType
+        || type instanceof TimestampNTZType;
+  }
+
+  /**
+   * The key's components: struct-typed keys are expanded into their fields (recursively), so
+   * {@code struct(a, b)} and the columns {@code a, b} are the same composite key.
+   */
+  public static List<Expression> flatten(List<Expression> keys) {
+    List<Expression> out = new ArrayList<>();
+    for (Expression key : keys) {
+      flattenInto(key, out);
+    }
+    return out;
+  }
+
+  private static void flattenInto(Expression key, List<Expression> out) {
+    if (key.dataType() instanceof StructType) {
+      StructField[] fields = ((StructType) key.dataType()).fields();
+      for (int i = 0; i < fields.length; i++) {
+        flattenInto(new GetStructField(key, i, Option.apply(fields[i].name())), out);
+      }
+    } else {
+      out.add(key);
+    }
+  }
+
+  // ------------------------------------------------------------- interpreted
+
+  /**
+   * Hash of the key in {@code row} whose components are at ordinals {@code 0..types.length-1}, or
+   * {@code null} signalled through {@link #isNull(InternalRow, int)} by the caller first.
+   */
+  public static long hash(InternalRow row, DataType[] types, long seed) {
+    long h = seed;
+    for (int i = 0; i < types.length; i++) {
+      h = hashValue(row, i, types[i], h);
+    }
+    return h;
+  }
+
+  /** True if any of the first {@code n} components is null. */
+  public static boolean isNull(InternalRow row, int n) {
+    for (int i = 0; i < n; i++) {
+      if (row.isNullAt(i)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static long hashValue(InternalRow row, int i, DataType type, long seed) {
+    if (type instanceof LongType || type instanceof TimestampType || type instanceof TimestampNTZType) {
+      return hashLong(row.getLong(i), seed);
+    }
+    if (type instanceof IntegerType || type instanceof DateType) {
+      return hashLong(row.getInt(i), seed);
+    }
+    if (type instanceof ShortType) {
+      return hashLong(row.getShort(i), seed);
+    }
+    if (type instanceof ByteType) {
+      return hashLong(row.getByte(i), seed);
+    }
+    if (type instanceof BooleanType) {
+      return hashBoolean(row.getBoolean(i), seed);
+    }
+    if (type instanceof DoubleType) {
+      return hashDouble(row.getDouble(i), seed);
+    }
+    if (type instanceof FloatType) {
+      return hashDouble(row.getFloat(i), seed);
+    }
+    if (type instanceof StringType) {
+      return hashUtf8(row.getUTF8String(i), seed);
+    }
+    if (type instanceof BinaryType) {
+      return hashBinary(row.getBinary(i), seed);
+    }
+    if (type instanceof DecimalType) {
+      DecimalType d = (DecimalType) type;
+      return hashDecimal(row.getDecimal(i, d.precision(), d.scale()), d.precision(), seed);
+    }
+    throw new IllegalArgumentException("unsupported key type " + type.simpleString());
+  }
+
+  /** Folds one non-null key component, as Catalyst represents it (boxed), into the hash. */
+  public static long hashObject(Object value, DataType type, long seed) {
+    if (type instanceof LongType || type instanceof TimestampType || type instanceof TimestampNTZType
+        || type instanceof IntegerType || type instanceof DateType || type instanceof ShortType
+        || type instanceof ByteType) {
+      return hashLong(((Number) value).longValue(), seed);
+    }
+    if (type instanceof BooleanType) {
+      return hashBoolean((Boolean) value, seed);
+    }
+    if (type instanceof DoubleType || type instanceof FloatType) {
+      return hashDouble(((Number) value).doubleValue(), seed);
+    }
+    if (type instanceof StringType) {
+      return hashUtf8((UTF8String) value, seed);
+    }
+    if (type instanceof BinaryType) {
+      return hashBinary((byte[]) value, seed);
+    }
+    if (type instanceof DecimalType) {
+      return hashDecimal((Decimal) value, ((DecimalType) type).precision(), seed);
+    }
+    throw new IllegalArgumentException("unsupported key type " + type.simpleString());
+  }
+
+  // ---------------------------------------------------------------- codegen
+
+  /**
+   * Java code that folds one evaluated key component into the running hash {@code hashVar}.
+   *
+   * @param value the Java expression holding the component's value (not null)
+   */
+  public static String genFold(DataType type, String value, String hashVar) {
+    String k = KeyHashing.class.getName();
+    if (integral(type)) {
+      return hashVar + " = " + k + ".hashLong((long) " + value + ", " + hashVar + ");";
+    }
+    if (type instanceof BooleanType) {
+      return hashVar + " = " + k + ".hashBoolean(" + value + ", " + hashVar + ");";
+    }
+    if (type instanceof FloatType || type instanceof DoubleType) {
+      return hashVar + " = " + k + ".hashDouble((double) " + value + ", " + hashVar + ");";
+    }
+    if (type instanceof StringType) {
+      return hashVar + " = " + k + ".hashUtf8(" + value + ", " + hashVar + ");";
+    }
+    if (type instanceof BinaryType) {
+      return hashVar + " = " + k + ".hashBinary(" + value + ", " + hashVar + ");";
+    }
+    if (type instanceof DecimalType) {
+      return hashVar + " = " + k + ".hashDecimal(" + value + ", " + ((DecimalType) type).precision() + ", "
+          + hashVar + ");";
+    }
+    throw new IllegalArgumentException("unsupported key type " + type.simpleString());
+  }
+}

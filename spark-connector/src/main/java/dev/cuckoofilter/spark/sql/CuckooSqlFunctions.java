@@ -1,0 +1,160 @@
+package dev.cuckoofilter.spark.sql;
+
+import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
+import dev.cuckoofilter.spark.expressions.CuckooFilterInfo;
+import dev.cuckoofilter.spark.expressions.CuckooMightContain;
+import java.util.List;
+import org.apache.spark.QueryContext;
+import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.SparkSessionExtensions;
+import org.apache.spark.sql.catalyst.FunctionIdentifier;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.ShortType;
+import org.apache.spark.sql.types.ByteType;
+import scala.Option;
+import scala.Tuple3;
+import scala.collection.JavaConverters;
+import scala.collection.Seq;
+import scala.collection.immutable.Map$;
+
+/**
+ * The SQL functions: {@code cuckoo_filter(key [, expectedItems [, fpp]])} (aggregate, BINARY),
+ * {@code cuckoo_might_contain(filter, key)} (BOOLEAN) and {@code cuckoo_filter_info(filter)} (STRUCT).
+ * Registered by {@code CuckooFilterExtensions}, or on an existing session with {@link #register}.
+ */
+public final class CuckooSqlFunctions {
+  private CuckooSqlFunctions() {}
+
+  /** The functions with their builders, for {@code SparkSessionExtensions.injectFunction}. */
+  public static List<Tuple3<FunctionIdentifier, ExpressionInfo, scala.Function1<Seq<Expression>, Expression>>> all() {
+    return List.of(
+        function(CuckooFilterAggregate.NAME, CuckooFilterAggregate.class,
+            "_FUNC_(key [, expectedItems [, fpp]]) - Builds a cuckoo filter of the distinct non-null values of key "
+                + "(a column or a struct of columns) and returns its bytes. Sized for expectedItems distinct keys, "
+                + "or for the exact distinct count when omitted; fpp (default 0.01) is the false-positive rate.",
+            CuckooSqlFunctions::buildAggregate),
+        function(CuckooMightContain.NAME, CuckooMightContain.class,
+            "_FUNC_(filter, key) - True if key may be in the filter (bytes of cuckoo_filter, a constant or an "
+                + "uncorrelated scalar subquery), false if it certainly is not or is null.",
+            CuckooSqlFunctions::buildMightContain),
+        function(CuckooFilterInfo.NAME, CuckooFilterInfo.class,
+            "_FUNC_(filter) - The parameters and statistics of a serialized cuckoo filter.",
+            CuckooSqlFunctions::buildInfo));
+  }
+
+  /** Registers the functions with an extensions object (used by CuckooFilterExtensions). */
+  public static void register(SparkSessionExtensions extensions) {
+    for (var f : all()) {
+      extensions.injectFunction(f);
+    }
+  }
+
+  /** Registers the functions in an existing session (temporary functions of that session). */
+  public static void register(SparkSession session) {
+    for (var f : all()) {
+      session.sessionState().functionRegistry().registerFunction(f._1(), f._2(), f._3());
+    }
+  }
+
+  private static Tuple3<FunctionIdentifier, ExpressionInfo, scala.Function1<Seq<Expression>, Expression>> function(
+      String name, Class<?> implementation, String usage, java.util.function.Function<List<Expression>, Expression> b) {
+    scala.Function1<Seq<Expression>, Expression> builder = new scala.runtime.AbstractFunction1<>() {
+      @Override
+      public Expression apply(Seq<Expression> args) {
+        return b.apply(JavaConverters.seqAsJavaListConverter(args).asJava());
+      }
+    };
+    return new Tuple3<>(FunctionIdentifier.apply(name), new ExpressionInfo(implementation.getName(), null, name,
+        usage, ""), builder);
+  }
+
+  private static Expression buildAggregate(List<Expression> args) {
+    String f = CuckooFilterAggregate.NAME;
+    if (args.isEmpty() || args.size() > 3) {
+      throw error(f + " takes 1 to 3 arguments (key [, expectedItems [, fpp]]), got " + args.size());
+    }
+    long expected = 0;
+    if (args.size() >= 2 && !isNullLiteral(args.get(1))) {
+      expected = constantLong(args.get(1), f, 2, "expectedItems");
+      if (expected <= 0) {
+        throw error(f + ": argument 2 (expectedItems) must be positive, got " + expected);
+      }
+    }
+    double fpp = CuckooFilterAggregate.DEFAULT_FPP;
+    if (args.size() == 3) {
+      fpp = constantDouble(args.get(2), f, 3, "fpp");
+      if (!(fpp > 0 && fpp < 1)) {
+        throw error(f + ": argument 3 (fpp) must be in (0, 1), got " + fpp);
+      }
+    }
+    return CuckooFilterAggregate.create(List.of(args.get(0)), expected, fpp);
+  }
+
+  private static Expression buildMightContain(List<Expression> args) {
+    if (args.size() < 2) {
+      throw error(CuckooMightContain.NAME + " takes a filter and a key, got " + args.size() + " arguments");
+    }
+    return CuckooMightContain.create(args.get(0), args.subList(1, args.size()));
+  }
+
+  private static Expression buildInfo(List<Expression> args) {
+    if (args.size() != 1) {
+      throw error(CuckooFilterInfo.NAME + " takes 1 argument (filter), got " + args.size());
+    }
+    return new CuckooFilterInfo(args.get(0));
+  }
+
+  private static boolean isNullLiteral(Expression e) {
+    return e.foldable() && e.eval(null) == null;
+  }
+
+  private static long constantLong(Expression e, String function, int position, String name) {
+    DataType t = e.dataType();
+    if (!e.foldable() || !(t instanceof LongType || t instanceof IntegerType || t instanceof ShortType
+        || t instanceof ByteType || (t instanceof DecimalType && ((DecimalType) t).scale() == 0))) {
+      throw error(function + ": argument " + position + " (" + name + ") must be an integer constant, got "
+          + e.sql() + " of type " + t.simpleString());
+    }
+    Object v = e.eval(null);
+    return v instanceof org.apache.spark.sql.types.Decimal
+        ? ((org.apache.spark.sql.types.Decimal) v).toLong()
+        : ((Number) v).longValue();
+  }
+
+  private static double constantDouble(Expression e, String function, int position, String name) {
+    DataType t = e.dataType();
+    if (!e.foldable() || !(t instanceof DoubleType || t instanceof FloatType || t instanceof DecimalType)) {
+      throw error(function + ": argument " + position + " (" + name + ") must be a numeric constant, got "
+          + e.sql() + " of type " + t.simpleString());
+    }
+    Object v = e.eval(null);
+    if (v == null) {
+      throw error(function + ": argument " + position + " (" + name + ") must not be null");
+    }
+    return v instanceof org.apache.spark.sql.types.Decimal
+        ? ((org.apache.spark.sql.types.Decimal) v).toDouble()
+        : ((Number) v).doubleValue();
+  }
+
+  /**
+   * Throws an AnalysisException (checked in Java's eyes, unchecked in Scala's, like Spark's own function
+   * builders), so bad arguments fail the query at analysis with the message.
+   */
+  static RuntimeException error(String message) {
+    return sneakyThrow(new AnalysisException(message, Option.empty(), Option.empty(), Option.empty(),
+        Option.empty(), Map$.MODULE$.empty(), new QueryContext[0]));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <E extends Throwable> RuntimeException sneakyThrow(Throwable t) throws E {
+    throw (E) t;
+  }
+}
