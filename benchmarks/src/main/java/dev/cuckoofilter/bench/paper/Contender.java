@@ -52,4 +52,9 @@ enum Contender {
 
   /** An empty filter of exactly {@code bits} bits (a multiple of 48 * 512). */
   abstract PaperFilter create(long bits);
+
+  /** Whether it supports deletion (the cuckoo filters; Bloom filters do not). */
+  boolean deletes() {
+    return this == CF || this == SS_CF;
+  }
 }

@@ -55,11 +55,6 @@ final class CuckooAdapter implements PaperFilter {
   }
 
   @Override
-  public boolean deletes() {
-    return true;
-  }
-
-  @Override
   public long bitSize() {
     return filter.bitSize();
   }

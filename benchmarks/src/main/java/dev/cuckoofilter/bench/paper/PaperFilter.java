@@ -36,16 +36,12 @@ interface PaperFilter extends BenchFilter {
     return found;
   }
 
-  /** Removes {@code keys[from, to)}; returns how many were removed. */
+  /** Removes {@code keys[from, to)}; returns how many were removed. Only for filters that delete. */
   default int removeAll(long[] keys, int from, int to) {
     int removed = 0;
     for (int i = from; i < to; i++) {
       removed += remove(keys[i]) ? 1 : 0;
     }
     return removed;
-  }
-
-  default boolean deletes() {
-    return false;
   }
 }

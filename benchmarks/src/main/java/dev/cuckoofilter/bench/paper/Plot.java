@@ -33,11 +33,18 @@ final class Plot {
     return this;
   }
 
+  /** A line without markers (a formula). */
+  Plot curve(String name, double[] x, double[] y) {
+    chart.addSeries(name, x, y).setMarker(SeriesMarkers.NONE);
+    return this;
+  }
+
   /** Markers only (measured points, a crossover). */
   Plot points(String name, double[] x, double[] y) {
     XYSeries s = chart.addSeries(name, x, y);
     s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
     s.setMarker(SeriesMarkers.DIAMOND);
+    s.setMarkerColor(Color.RED);
     return this;
   }
 
@@ -46,13 +53,9 @@ final class Plot {
     return this;
   }
 
-  Plot yRange(double min, double max) {
-    chart.getStyler().setYAxisMin(min).setYAxisMax(max);
-    return this;
-  }
-
-  Plot xRange(double min, double max) {
-    chart.getStyler().setXAxisMin(min).setXAxisMax(max);
+  /** Throughput axes start at 0, as the paper's. */
+  Plot yFromZero() {
+    chart.getStyler().setYAxisMin(0.0);
     return this;
   }
 

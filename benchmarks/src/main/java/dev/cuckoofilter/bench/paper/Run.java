@@ -33,7 +33,14 @@ final class Run {
     return sameMemory;
   }
 
+  /** A filter size for labels: "48 MiB", "384 KiB". */
+  static String size(long bits) {
+    long bytes = bits / 8;
+    return bytes >= 1 << 20 ? (bytes >> 20) + " MiB" : (bytes >> 10) + " KiB";
+  }
+
   static void log(String format, Object... args) {
-    System.out.println(LocalTime.now().truncatedTo(ChronoUnit.SECONDS) + "  " + String.format(Locale.ROOT, format, args));
+    String time = LocalTime.now().truncatedTo(ChronoUnit.SECONDS).toString();
+    System.out.println(time + "  " + String.format(Locale.ROOT, format, args));
   }
 }

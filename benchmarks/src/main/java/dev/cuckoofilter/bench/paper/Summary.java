@@ -1,23 +1,23 @@
 package dev.cuckoofilter.bench.paper;
 
-/** Mean, sample variance and range of repeated measurements. */
-record Summary(int count, double mean, double variance, double min, double max) {
+import java.util.Arrays;
+
+/**
+ * Mean, sample variance, median and range of repeated measurements. Throughputs are reported as
+ * medians: on a shared machine a run slowed by another process is an outlier, not part of the signal.
+ */
+record Summary(int count, double mean, double variance, double median, double min, double max) {
   static Summary of(double... values) {
-    double sum = 0;
-    double min = Double.POSITIVE_INFINITY;
-    double max = Double.NEGATIVE_INFINITY;
-    for (double v : values) {
-      sum += v;
-      min = Math.min(min, v);
-      max = Math.max(max, v);
-    }
-    double mean = sum / values.length;
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    int n = sorted.length;
+    double mean = Arrays.stream(sorted).sum() / n;
     double squares = 0;
-    for (double v : values) {
+    for (double v : sorted) {
       squares += (v - mean) * (v - mean);
     }
-    double variance = values.length > 1 ? squares / (values.length - 1) : 0;
-    return new Summary(values.length, mean, variance, min, max);
+    double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    return new Summary(n, mean, n > 1 ? squares / (n - 1) : 0, median, sorted[0], sorted[n - 1]);
   }
 
   double std() {

@@ -1,0 +1,155 @@
+package dev.cuckoofilter.bench.paper;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the whole reproduction at {@code --quick} sizes and checks that every file is written and that
+ * the paper's size-independent results hold. Throughput is not checked: speed belongs in benchmarks.
+ */
+class PaperReproductionTest {
+  @TempDir
+  static Path out;
+
+  @BeforeAll
+  static void reproduce() throws IOException {
+    PaperReproduction.run(new String[] {"--quick", "--out", out.toString()});
+  }
+
+  @Test
+  void writesEveryTableFigureAndTheComparison() {
+    for (String name : List.of("table2_load_factor.csv", "table3.csv", "fig2_load_factor.csv", "fig3_space_vs_fpr.csv",
+        "fig4_space_vs_target_fpr.csv", "fig4_crossovers.csv", "fig5_lookup_vs_positive_fraction.csv",
+        "fig6_lookup_vs_occupancy.csv", "fig7_insert_vs_occupancy.csv", "fig8_delete_vs_occupancy.csv",
+        "machine.csv", "environment.csv", "comparison.csv", "comparison.md", "fig2_load_factor.png",
+        "fig3_space_vs_fpr.png", "fig4_space_vs_target_fpr.png", "fig5_lookup_vs_positive_fraction.png",
+        "fig6_lookup_vs_occupancy.png", "fig7_insert_vs_occupancy.png", "fig8_delete_vs_occupancy.png")) {
+      Path file = out.resolve(name);
+      assertTrue(Files.isRegularFile(file), name);
+      assertTrue(file.toFile().length() > 50, name + " is empty");
+    }
+  }
+
+  @Test
+  void bucketsOfFourFillToOverNinetyPercentFromSixBits() throws IOException {
+    for (Map<String, String> row : read("fig2_load_factor.csv")) {
+      if (row.get("bucket_size").equals("4") && Integer.parseInt(row.get("fingerprint_bits")) >= 6) {
+        assertTrue(number(row, "min_load") > 0.9, row.toString());
+      }
+    }
+  }
+
+  @Test
+  void table2ExplainsTheUnsupportedWidthsAndMeasuresTheOthers() throws IOException {
+    List<Map<String, String>> rows = read("table2_load_factor.csv");
+    assertEquals("2", rows.get(0).get("fingerprint_bits"));
+    assertTrue(rows.get(0).get("note").startsWith("not applicable"));
+    assertTrue(rows.stream().filter(r -> r.get("fingerprint_bits").equals("16"))
+        .allMatch(r -> number(r, "mean_load_percent") > 90));
+  }
+
+  @Test
+  void semiSortingHalvesTheFalsePositiveRateInTheSameMemory() throws IOException {
+    Map<String, Map<String, String>> table3 = byFilter(read("table3.csv"));
+    Map<String, String> cf = table3.get("CF");
+    Map<String, String> ss = table3.get("ss-CF");
+    assertEquals(cf.get("memory_bytes"), ss.get("memory_bytes"));
+    assertEquals(cf.get("memory_bytes"), table3.get("BF").get("memory_bytes"));
+    double ratio = number(ss, "false_positive_rate") / number(cf, "false_positive_rate");
+    assertTrue(ratio > 0.35 && ratio < 0.65, "ss-CF / CF false-positive rate " + ratio);
+    // Eq. 5 at 95% load, f = 12: about 0.19%; the textbook Bloom filter at 13 bits/item: about 0.2%.
+    assertTrue(number(cf, "false_positive_rate") > 0.001 && number(cf, "false_positive_rate") < 0.003);
+    assertTrue(number(table3.get("BF"), "false_positive_rate") < number(table3.get("blk-BF"), "false_positive_rate"));
+  }
+
+  @Test
+  void bloomFiltersNeedMoreBitsThanCuckooFiltersAtLowRates() throws IOException {
+    for (Map<String, String> row : read("fig4_space_vs_target_fpr.csv")) {
+      double rate = number(row, "target_fpr");
+      if (rate < 0.02) {
+        assertTrue(number(row, "bloom_bits") > number(row, "ss_cf_bits"), row.toString());
+      }
+      if (rate < 0.003) {
+        assertTrue(number(row, "bloom_bits") > number(row, "cf_bits"), row.toString());
+      }
+      assertTrue(number(row, "lower_bound_bits") < number(row, "ss_cf_bits"));
+    }
+  }
+
+  @Test
+  void measuredFalsePositiveRatesFollowEquation5() throws IOException {
+    for (Map<String, String> row : read("fig3_space_vs_fpr.csv")) {
+      double expected = number(row, "eq5_fpr_at_that_load");
+      double samples = number(row, "runs") * number(row, "queries_per_run");
+      double sigma = Math.sqrt(expected / samples);
+      assertEquals(expected, number(row, "measured_fpr"), 5 * sigma + 1e-6, row.toString());
+    }
+  }
+
+  private static double number(Map<String, String> row, String column) {
+    return Double.parseDouble(row.get(column));
+  }
+
+  private static Map<String, Map<String, String>> byFilter(List<Map<String, String>> rows) {
+    Map<String, Map<String, String>> m = new HashMap<>();
+    for (Map<String, String> r : rows) {
+      m.put(r.get("filter"), r);
+    }
+    return m;
+  }
+
+  /** The CSV as maps from column to cell (the files quote cells with commas, which this parses). */
+  private static List<Map<String, String>> read(String name) throws IOException {
+    List<String> lines = Files.readAllLines(out.resolve(name));
+    List<String> header = cells(lines.get(0));
+    List<Map<String, String>> rows = new ArrayList<>();
+    for (String line : lines.subList(1, lines.size())) {
+      List<String> cells = cells(line);
+      Map<String, String> row = new HashMap<>();
+      for (int i = 0; i < header.size(); i++) {
+        row.put(header.get(i), cells.get(i));
+      }
+      rows.add(row);
+    }
+    return rows;
+  }
+
+  private static List<String> cells(String line) {
+    List<String> cells = new ArrayList<>();
+    StringBuilder cell = new StringBuilder();
+    boolean quoted = false;
+    for (int i = 0; i < line.length(); i++) {
+      char c = line.charAt(i);
+      if (quoted) {
+        if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+          cell.append('"');
+          i++;
+        } else if (c == '"') {
+          quoted = false;
+        } else {
+          cell.append(c);
+        }
+      } else if (c == '"') {
+        quoted = true;
+      } else if (c == ',') {
+        cells.add(cell.toString());
+        cell.setLength(0);
+      } else {
+        cell.append(c);
+      }
+    }
+    cells.add(cell.toString());
+    return cells;
+  }
+}

@@ -1,0 +1,156 @@
+package dev.cuckoofilter.spark;
+
+import static org.apache.spark.sql.functions.col;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoofilter.spark.prune.JoinPruning;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Pruned joins return exactly what unpruned joins return, for every key type and allowed join type. */
+class PruningTest {
+  static SparkSession spark;
+
+  @BeforeAll
+  static void start() {
+    spark = SparkTestSession.local();
+    // Big side: keys 0..29999 with duplicates (each key twice) and null keys; small side: every 7th key,
+    // also duplicated, plus keys the big side does not have, plus null keys.
+    spark.sql("CREATE OR REPLACE TEMP VIEW big AS SELECT CASE WHEN id % 101 = 0 THEN NULL ELSE id % 15000 END AS id, "
+        + "id AS payload FROM range(0, 30000)");
+    spark.sql("CREATE OR REPLACE TEMP VIEW small AS SELECT CASE WHEN id % 53 = 0 THEN NULL ELSE id * 7 END AS id, "
+        + "id AS info FROM range(0, 2500) UNION ALL SELECT id * 7 AS id, -id AS info FROM range(0, 300)");
+  }
+
+  @AfterAll
+  static void stop() {
+    spark.stop();
+  }
+
+  /** Each key type as an expression of the integer id (null stays null). */
+  static String typed(String type) {
+    switch (type) {
+      case "long": return "id";
+      case "int": return "CAST(id AS INT)";
+      case "short": return "CAST(id AS SMALLINT)";
+      case "byte": return "CAST(id % 100 AS TINYINT)";
+      case "string": return "concat('k', id)";
+      case "binary": return "encode(concat('k', id), 'utf-8')";
+      case "date": return "date_add(DATE'2000-01-01', CAST(id AS INT))";
+      case "timestamp": return "timestamp_micros(id * 1000)";
+      case "decimal": return "CAST(id / 10 AS DECIMAL(12, 1))";
+      default: throw new IllegalArgumentException(type);
+    }
+  }
+
+  /** The rows as sorted strings (byte arrays rendered as hex, so equal rows render equally). */
+  static List<String> sorted(Dataset<Row> df) {
+    List<String> rows = new ArrayList<>();
+    for (Row r : df.collectAsList()) {
+      StringBuilder sb = new StringBuilder();
+      for (int i = 0; i < r.size(); i++) {
+        Object v = r.get(i);
+        sb.append(v instanceof byte[] ? java.util.HexFormat.of().formatHex((byte[]) v) : String.valueOf(v)).append('|');
+      }
+      rows.add(sb.toString());
+    }
+    Collections.sort(rows);
+    return rows;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"long", "int", "short", "byte", "string", "binary", "date", "timestamp", "decimal"})
+  void prunedJoinsEqualUnprunedOnesForEveryKeyType(String type) {
+    Dataset<Row> big = spark.sql("SELECT " + typed(type) + " AS key, payload FROM big");
+    Dataset<Row> small = spark.sql("SELECT " + typed(type) + " AS key, info FROM small");
+    scala.collection.Seq<String> key = scala.collection.JavaConverters.asScalaBuffer(List.of("key")).toSeq();
+    assertEquals(sorted(big.join(small, key, "inner")), sorted(CuckooFilters.join(big, small, List.of("key"), "inner")),
+        type);
+    // A filter built once prunes for several joins.
+    SparkCuckooFilter filter = CuckooFilters.builder(small).keys("key").expectedItems(6000).build();
+    assertEquals(sorted(big.join(small, key, "left_semi")), sorted(filter.prune(big, "key").join(small, key, "left_semi")),
+        type);
+  }
+
+  @Test
+  void compositeKeysAndEmptySmallSides() {
+    Dataset<Row> big = spark.sql("SELECT id AS a, concat('x', id % 7) AS b, payload FROM big");
+    Dataset<Row> small = spark.sql("SELECT id AS a, concat('x', id % 7) AS b, info FROM small WHERE id % 3 = 0");
+    Dataset<Row> expected = big.join(small, scala.collection.JavaConverters.asScalaBuffer(List.of("a", "b")).toSeq());
+    assertEquals(sorted(expected), sorted(CuckooFilters.join(big, small, List.of("a", "b"), "inner")));
+    Dataset<Row> empty = small.where("a < 0");
+    assertEquals(0, CuckooFilters.prune(big, empty, "a", "b").count());
+    assertEquals(0, CuckooFilters.join(big, empty, List.of("a", "b"), "inner").count());
+  }
+
+  /** Every join type and side: pruned where allowed (and equal), refused where it would change results. */
+  @ParameterizedTest(name = "{0} {1}")
+  @CsvSource({"inner, LEFT, true", "inner, RIGHT, true", "left_outer, LEFT, false", "left_outer, RIGHT, true",
+      "right_outer, LEFT, true", "right_outer, RIGHT, false", "full_outer, LEFT, false", "full_outer, RIGHT, false",
+      "left_semi, LEFT, true", "left_semi, RIGHT, true", "left_anti, LEFT, false", "left_anti, RIGHT, true",
+      "cross, LEFT, false"})
+  void joinTypesArePrunedOnlyWhereSafe(String joinType, JoinPruning.Side side, boolean allowed) {
+    Dataset<Row> left = spark.table("big");
+    Dataset<Row> right = spark.table("small");
+    if (!allowed) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> CuckooFilters.join(left, right, List.of("id"), joinType, side));
+      assertTrue(e.getMessage().contains("cannot prune"), e.getMessage());
+      return;
+    }
+    Dataset<Row> expected = left.join(right, scala.collection.JavaConverters.asScalaBuffer(List.of("id")).toSeq(),
+        joinType);
+    assertEquals(sorted(expected), sorted(CuckooFilters.join(left, right, List.of("id"), joinType, side)));
+  }
+
+  @Test
+  void survivorsOfTheFilterAreWithinItsFalsePositiveRate() {
+    Dataset<Row> big = spark.range(0, 400_000).toDF("id");
+    Dataset<Row> small = spark.range(0, 400_000, 10).toDF("id");
+    SparkCuckooFilter filter = CuckooFilters.builder(small).keys("id").fpp(0.01).build();
+    long kept = filter.prune(big, "id").count();
+    long matching = 40_000;
+    long nonMatching = 360_000;
+    double survived = (double) (kept - matching) / nonMatching;
+    double expected = filter.filter().expectedFpp();
+    double sigma = Math.sqrt(expected * (1 - expected) / nonMatching);
+    assertTrue(Math.abs(survived - expected) < 5 * sigma, "survived " + survived + ", expected " + expected);
+    assertEquals(400_000, filter.rowsIn());
+    assertEquals(kept, filter.rowsOut());
+  }
+
+  @Test
+  void mismatchedKeyTypesAreRefused() {
+    SparkCuckooFilter ints = CuckooFilters.build(spark.range(0, 10).toDF("id"), "id");
+    Dataset<Row> strings = spark.sql("SELECT CAST(id AS STRING) AS id FROM range(0, 10)");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ints.prune(strings, "id"));
+    assertTrue(e.getMessage().contains("do not match"), e.getMessage());
+    // Integral widths hash alike, so an int probe of a long filter is fine.
+    assertEquals(10, ints.prune(spark.sql("SELECT CAST(id AS INT) AS id FROM range(0, 10)"), "id").count());
+    IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.build(spark.sql("SELECT array(id) AS a FROM range(0, 3)"), "a"));
+    assertTrue(bad.getMessage().contains("key column a"), bad.getMessage());
+  }
+
+  @Test
+  void explainShowsTheProbeInsideTheCompiledStage() {
+    SparkCuckooFilter filter = CuckooFilters.build(spark.table("small"), "id");
+    String plan = filter.prune(spark.table("big"), "id").queryExecution().executedPlan().toString();
+    assertTrue(plan.contains("Filter cuckoo_might_contain(cuckoo_filter[broadcast"), plan);
+    assertTrue(plan.contains("*("), "whole-stage code generation: " + plan);
+    long rows = filter.prune(spark.table("big"), col("id")).count();
+    assertTrue(rows > 0);
+  }
+}
