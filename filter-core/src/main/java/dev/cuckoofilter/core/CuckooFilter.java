@@ -268,7 +268,11 @@ public final class CuckooFilter implements Serializable {
   public boolean removeHash(long hash) {
     long i1 = Addressing.bucketIndex(hash, bucketCount);
     long fp = fingerprintOf(hash);
-    long i2 = Addressing.alternate(i1, fp, bucketCount);
+    return removeFingerprint(i1, Addressing.alternate(i1, fp, bucketCount), fp);
+  }
+
+  /** Algorithm 3: removes one copy of {@code fp} from its buckets or the stash. */
+  private boolean removeFingerprint(long i1, long i2, long fp) {
     int from = table.removeEither(i1, i2, fp);
     if (from != 0) {
       size--;
@@ -319,6 +323,45 @@ public final class CuckooFilter implements Serializable {
 
   private long canonicalBucket(long bucket, long fp) {
     return Math.min(bucket, Addressing.alternate(bucket, fp, bucketCount));
+  }
+
+  // ------------------------------------------------------------ entry codes
+
+  /**
+   * Adds the entry with this {@linkplain EntryCodes code} (another copy if present): what {@code add}
+   * does for an item with that code. For callers that track items by code, such as distributed builds
+   * and incremental updates.
+   *
+   * @return false if the filter is too full (nothing was changed)
+   */
+  public boolean addEntryCode(long code) {
+    long bucket = checkedBucket(code);
+    return insertEntry(bucket, EntryCodes.fingerprint(code, parameters.fingerprintBits()));
+  }
+
+  /** True if an entry with this code is stored: exact, no false positives at the entry level. */
+  public boolean containsEntryCode(long code) {
+    long bucket = checkedBucket(code);
+    long fp = EntryCodes.fingerprint(code, parameters.fingerprintBits());
+    long alternate = Addressing.alternate(bucket, fp, bucketCount);
+    return table.containsEither(bucket, alternate, fp) || (stash.size() != 0 && stash.count(bucket, fp) != 0);
+  }
+
+  /** Removes one entry with this code; false if there is none (then nothing else is touched). */
+  public boolean removeEntryCode(long code) {
+    long bucket = checkedBucket(code);
+    long fp = EntryCodes.fingerprint(code, parameters.fingerprintBits());
+    return removeFingerprint(bucket, Addressing.alternate(bucket, fp, bucketCount), fp);
+  }
+
+  private long checkedBucket(long code) {
+    long bucket = EntryCodes.bucket(code, parameters.fingerprintBits());
+    if (bucket >= bucketCount
+        || Addressing.alternate(bucket, EntryCodes.fingerprint(code, parameters.fingerprintBits()), bucketCount) < bucket) {
+      throw new IllegalArgumentException("not an entry code of this filter's parameters: "
+          + Long.toUnsignedString(code));
+    }
+    return bucket;
   }
 
   /**

@@ -30,7 +30,7 @@ public record FilterParameters(
     int maxKicks,
     int stashCapacity,
     long expectedItems,
-    double targetFpp) {
+    double targetFpp) implements java.io.Serializable {
 
   /** Bits in one bucket. */
   public int bucketBits() {

@@ -112,6 +112,7 @@ public final class CuckooFilters {
     private Column[] keys;
     private long expectedItems;
     private double fpp = CuckooFilterAggregate.DEFAULT_FPP;
+    private double headroom = 1.05;
     private boolean exactCount;
 
     private Builder(Dataset<?> data) {
@@ -127,6 +128,18 @@ public final class CuckooFilters {
         throw new IllegalArgumentException("keys: at least one key column is needed");
       }
       this.keys = columns.clone();
+      return this;
+    }
+
+    /**
+     * When sizing from the data: room for this many times the (approximate) distinct keys, at least
+     * 1.05 (the count's error); more leaves space for later incremental inserts.
+     */
+    public Builder headroom(double factor) {
+      if (!(factor >= 1.05 && factor <= 1000)) {
+        throw new IllegalArgumentException("headroom must be between 1.05 and 1000, got " + factor);
+      }
+      this.headroom = factor;
       return this;
     }
 
@@ -175,7 +188,7 @@ public final class CuckooFilters {
       List<Expression> exprs = new ArrayList<>(attributes);
       long expected = expectedItems;
       if (expected <= 0 && !exactCount) {
-        expected = estimateDistinct(keyData, exprs);
+        expected = estimateDistinct(keyData, exprs, headroom);
       }
       Column aggregate = new Column(CuckooFilterAggregate.create(exprs, expected, fpp).toAggregateExpression());
       byte[] bytes = (byte[]) keyData.agg(aggregate).collectAsList().get(0).get(0);
@@ -186,11 +199,11 @@ public final class CuckooFilters {
       }
     }
 
-    /** HyperLogLog++ estimate (1% relative error) of the distinct non-null keys, plus 5% and a little. */
-    private static long estimateDistinct(Dataset<Row> keyData, List<Expression> keys) {
+    /** HyperLogLog++ estimate (1% relative error) of the distinct non-null keys, times the headroom. */
+    private static long estimateDistinct(Dataset<Row> keyData, List<Expression> keys, double headroom) {
       Column hash = new Column(new CuckooKeyHash(JavaConverters.asScalaBufferConverter(keys).asScala().toSeq(), 0L));
       long estimate = keyData.agg(functions.approx_count_distinct(hash, 0.01)).collectAsList().get(0).getLong(0);
-      return Math.max(16, (long) Math.ceil(estimate * 1.05) + 16);
+      return Math.max(16, (long) Math.ceil(estimate * headroom) + 16);
     }
   }
 }

@@ -1,0 +1,173 @@
+package dev.cuckoofilter.spark.update;
+
+import dev.cuckoofilter.core.CanonicalBuilder;
+import dev.cuckoofilter.core.CuckooFilter;
+import dev.cuckoofilter.core.EntryCodes;
+import dev.cuckoofilter.core.FilterParameters;
+import dev.cuckoofilter.spark.CuckooFilters;
+import dev.cuckoofilter.spark.SparkCuckooFilter;
+import dev.cuckoofilter.spark.expressions.CuckooKeyHash;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.api.java.function.MapPartitionsFunction;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.functions;
+import scala.collection.JavaConverters;
+import scala.reflect.ClassTag$;
+
+/**
+ * Updates a filter for a change of its dataset instead of rebuilding it. The filter is the set of
+ * entries ({@link EntryCodes}) of the dataset's distinct keys, so:
+ *
+ * <ul>
+ *   <li>an entry is removed only when no row of the new dataset produces it any more: a key is removed
+ *       only when its last row is gone, and never when another key shares its entry (removing a key that
+ *       was never inserted, or one whose entry another key shares, could otherwise delete that other key,
+ *       as the paper warns);
+ *   <li>an entry is added only when it is absent: duplicate keys and re-inserted keys are stored once;
+ *   <li>a key deleted and re-added in the same change stays present.
+ * </ul>
+ *
+ * The heavy work runs in Spark: hashing the changed keys, and checking the deleted ones against the new
+ * dataset with one scan (the candidate entries are broadcast, nothing is shuffled). The driver then
+ * applies the changes, which are as large as the change, and lays the filter out canonically, so an
+ * updated filter has the same bytes as a fresh build of the new dataset. When the new keys would push the
+ * filter past the capacity it was sized for, it is rebuilt from the new dataset, sized with room to grow
+ * at the same false-positive rate, and the result says so.
+ */
+public final class FilterUpdater {
+  /** A rebuild sizes for this many times the current distinct keys. */
+  static final double GROWTH = 1.5;
+
+  private FilterUpdater() {}
+
+  /**
+   * Applies {@code change} to {@code filter}, a filter of the key columns {@code keyColumns} of the
+   * dataset before the change. {@code filter} itself is not modified.
+   */
+  public static UpdateResult update(CuckooFilter filter, ChangeSet change, String... keyColumns) {
+    if (keyColumns.length == 0) {
+      throw new IllegalArgumentException("keyColumns: at least one key column is needed");
+    }
+    Dataset<Row> added;
+    Dataset<Row> deleted;
+    if (change.isSnapshots()) {
+      Dataset<Row> oldKeys = keys(change.before, keyColumns).distinct();
+      Dataset<Row> newKeys = keys(change.current, keyColumns).distinct();
+      added = newKeys.except(oldKeys);
+      deleted = oldKeys.except(newKeys);
+    } else {
+      added = change.added;
+      deleted = change.deleted;
+    }
+    FilterParameters p = filter.parameters();
+    long[] deletedCodes = distinctCodes(hashes(deleted, keyColumns, p.seed()), p);
+    long[] stillProduced = producedAmong(change.current, keyColumns, p, deletedCodes);
+    long[] addedCodes = distinctCodes(hashes(added, keyColumns, p.seed()), p);
+
+    CuckooFilter updated = filter.copy();
+    long removed = 0;
+    for (long code : deletedCodes) {
+      if (Arrays.binarySearch(stillProduced, code) < 0 && updated.removeEntryCode(code)) {
+        removed++;
+      }
+    }
+    long kept = stillProduced.length;
+    long capacity = p.expectedItems() > 0 ? p.expectedItems() : (long) (p.slots() * 0.9);
+    long inserted = 0;
+    for (long code : addedCodes) {
+      if (!updated.containsEntryCode(code)) {
+        if (updated.size() >= capacity || !updated.addEntryCode(code)) {
+          String reason = updated.size() >= capacity
+              ? "the new keys exceed the " + capacity + " items the filter was sized for"
+              : "the filter is full";
+          return rebuild(change.current, keyColumns, p, reason);
+        }
+        inserted++;
+      }
+    }
+    return new UpdateResult(CanonicalBuilder.canonical(updated), inserted, removed, kept, false, null);
+  }
+
+  private static UpdateResult rebuild(Dataset<Row> current, String[] keyColumns, FilterParameters p, String reason) {
+    // Sized for the new keys with room to grow, at the false-positive rate the filter was made for.
+    SparkCuckooFilter rebuilt = CuckooFilters.builder(current).keys(keyColumns).headroom(GROWTH)
+        .fpp(p.targetFpp() > 0 ? p.targetFpp() : 0.01).build();
+    return new UpdateResult(rebuilt.filter(), rebuilt.filter().size(), 0, 0, true, reason);
+  }
+
+  private static Dataset<Row> keys(Dataset<Row> data, String[] keyColumns) {
+    Column[] cols = new Column[keyColumns.length];
+    for (int i = 0; i < cols.length; i++) {
+      cols[i] = functions.col(keyColumns[i]);
+    }
+    return data.select(cols);
+  }
+
+  /** The non-null key hashes of {@code data} under the contract with {@code seed}. */
+  private static Dataset<Long> hashes(Dataset<Row> data, String[] keyColumns, long seed) {
+    Dataset<Row> keys = keys(data, keyColumns);
+    List<Expression> attributes = new ArrayList<>(JavaConverters.seqAsJavaListConverter(
+        keys.queryExecution().analyzed().output()).asJava());
+    Column hash = new Column(new CuckooKeyHash(JavaConverters.asScalaBufferConverter(attributes).asScala().toSeq(),
+        seed));
+    return keys.select(hash.as("h")).where(functions.col("h").isNotNull()).as(Encoders.LONG());
+  }
+
+  /** The distinct entry codes of the hashes, sorted: computed in Spark, collected (change-sized). */
+  private static long[] distinctCodes(Dataset<Long> hashes, FilterParameters p) {
+    Dataset<Long> codes = hashes.mapPartitions((MapPartitionsFunction<Long, Long>) it -> {
+      List<Long> out = new ArrayList<>();
+      while (it.hasNext()) {
+        out.add(EntryCodes.ofHash(p, it.next()));
+      }
+      return out.iterator();
+    }, Encoders.LONG()).distinct();
+    return sortedArray(codes.collectAsList());
+  }
+
+  /**
+   * Which of {@code candidates} some row of {@code data} still produces: one scan of {@code data} with
+   * the candidates broadcast; nothing is shuffled but the (few) matches.
+   */
+  private static long[] producedAmong(Dataset<Row> data, String[] keyColumns, FilterParameters p, long[] candidates) {
+    if (candidates.length == 0) {
+      return candidates;
+    }
+    Broadcast<long[]> wanted = data.sparkSession().sparkContext().broadcast(candidates,
+        ClassTag$.MODULE$.apply(long[].class));
+    try {
+      Dataset<Long> matches = hashes(data, keyColumns, p.seed()).mapPartitions((MapPartitionsFunction<Long, Long>) it -> {
+        long[] sorted = wanted.value();
+        List<Long> out = new ArrayList<>();
+        while (it.hasNext()) {
+          long code = EntryCodes.ofHash(p, it.next());
+          if (Arrays.binarySearch(sorted, code) >= 0) {
+            out.add(code);
+          }
+        }
+        return out.iterator();
+      }, Encoders.LONG()).distinct();
+      return sortedArray(matches.collectAsList());
+    } finally {
+      wanted.destroy();
+    }
+  }
+
+  private static long[] sortedArray(List<Long> values) {
+    long[] out = new long[values.size()];
+    Iterator<Long> it = values.iterator();
+    for (int i = 0; i < out.length; i++) {
+      out[i] = it.next();
+    }
+    Arrays.sort(out);
+    return out;
+  }
+}
