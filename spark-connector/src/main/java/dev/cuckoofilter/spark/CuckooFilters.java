@@ -201,7 +201,7 @@ public final class CuckooFilters {
 
     /** HyperLogLog++ estimate (1% relative error) of the distinct non-null keys, times the headroom. */
     private static long estimateDistinct(Dataset<Row> keyData, List<Expression> keys, double headroom) {
-      Column hash = new Column(new CuckooKeyHash(JavaConverters.asScalaBufferConverter(keys).asScala().toSeq(), 0L));
+      Column hash = new Column(new CuckooKeyHash(JavaConverters.asScalaBufferConverter(keys).asScala().toList(), 0L));
       long estimate = keyData.agg(functions.approx_count_distinct(hash, 0.01)).collectAsList().get(0).getLong(0);
       return Math.max(16, (long) Math.ceil(estimate * headroom) + 16);
     }

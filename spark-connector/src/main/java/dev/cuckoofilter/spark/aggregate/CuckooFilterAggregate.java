@@ -219,13 +219,13 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
       p = CuckooFilter.builder().expectedItems(Math.max(1, distinct)).fpp(fpp).parameters();
     }
     CanonicalBuilder builder = new CanonicalBuilder(p, true);
-    SortedRun.Cursor entries = buffer.entries();
+    java.util.PrimitiveIterator.OfLong entries = buffer.entries();
     try {
       while (entries.hasNext()) {
         if (sized) {
-          builder.addCode(entries.next());
+          builder.addCode(entries.nextLong());
         } else {
-          builder.addHash(entries.next());
+          builder.addHash(entries.nextLong());
         }
       }
     } catch (FilterFullException e) {
@@ -246,6 +246,6 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
   }
 
   private static <T> Seq<T> seq(List<T> list) {
-    return JavaConverters.asScalaBufferConverter(list).asScala().toSeq();
+    return JavaConverters.asScalaBufferConverter(list).asScala().toList();
   }
 }

@@ -10,11 +10,26 @@ import java.util.List;
  * one sorted distinct run once there are many. Set semantics make the result independent of
  * partitioning, partition order and retries.
  */
-public final class EntrySetBuffer {
+public final class EntrySetBuffer implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
   private static final int MAX_RUNS = 16;
 
-  private LongHashSet pending;
-  private final List<SortedRun> runs = new ArrayList<>();
+  private transient LongHashSet pending;
+  private transient List<SortedRun> runs = new ArrayList<>();
+
+  /** Java serialization (used when the buffer travels through an Encoder): the compact sorted run. */
+  private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
+    byte[] bytes = serialize();
+    out.writeInt(bytes.length);
+    out.write(bytes);
+  }
+
+  private void readObject(java.io.ObjectInputStream in) throws java.io.IOException {
+    byte[] bytes = new byte[in.readInt()];
+    in.readFully(bytes);
+    runs = new ArrayList<>();
+    runs.add(SortedRun.of(bytes));
+  }
 
   public void add(long value) {
     if (pending == null) {
@@ -68,7 +83,7 @@ public final class EntrySetBuffer {
   }
 
   /** The distinct entries in ascending unsigned order. */
-  public SortedRun.Cursor entries() {
+  public java.util.PrimitiveIterator.OfLong entries() {
     return compact().cursor();
   }
 
@@ -83,7 +98,7 @@ public final class EntrySetBuffer {
       SortedRun.Cursor c = run.cursor();
       if (c.hasNext()) {
         heap[k] = c;
-        heads[k] = c.next() ^ Long.MIN_VALUE; // signed order of flipped values = unsigned order
+        heads[k] = c.nextLong() ^ Long.MIN_VALUE; // signed order of flipped values = unsigned order
         siftUp(heap, heads, k++);
       }
     }
@@ -98,7 +113,7 @@ public final class EntrySetBuffer {
         any = true;
       }
       if (heap[0].hasNext()) {
-        heads[0] = heap[0].next() ^ Long.MIN_VALUE;
+        heads[0] = heap[0].nextLong() ^ Long.MIN_VALUE;
       } else {
         k--;
         heap[0] = heap[k];

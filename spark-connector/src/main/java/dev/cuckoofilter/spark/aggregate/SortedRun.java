@@ -71,7 +71,7 @@ final class SortedRun {
   }
 
   /** Reads the values back in order. */
-  static final class Cursor {
+  static final class Cursor implements java.util.PrimitiveIterator.OfLong {
     private final byte[] bytes;
     private int position;
     private long remaining;
@@ -84,11 +84,13 @@ final class SortedRun {
       this.remaining = readVarint();
     }
 
-    boolean hasNext() {
+    @Override
+    public boolean hasNext() {
       return remaining > 0;
     }
 
-    long next() {
+    @Override
+    public long nextLong() {
       if (remaining <= 0) {
         throw new NoSuchElementException();
       }

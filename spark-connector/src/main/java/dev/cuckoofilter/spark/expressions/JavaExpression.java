@@ -44,7 +44,7 @@ public abstract class JavaExpression extends Expression implements java.io.Seria
   }
 
   static <T> Seq<T> seq(List<T> list) {
-    return JavaConverters.asScalaBufferConverter(list).asScala().toSeq();
+    return JavaConverters.asScalaBufferConverter(list).asScala().toList();
   }
 
   static <T> List<T> list(Seq<T> seq) {

@@ -116,7 +116,7 @@ public final class FilterUpdater {
     Dataset<Row> keys = keys(data, keyColumns);
     List<Expression> attributes = new ArrayList<>(JavaConverters.seqAsJavaListConverter(
         keys.queryExecution().analyzed().output()).asJava());
-    Column hash = new Column(new CuckooKeyHash(JavaConverters.asScalaBufferConverter(attributes).asScala().toSeq(),
+    Column hash = new Column(new CuckooKeyHash(JavaConverters.asScalaBufferConverter(attributes).asScala().toList(),
         seed));
     return keys.select(hash.as("h")).where(functions.col("h").isNotNull()).as(Encoders.LONG());
   }

@@ -1,0 +1,157 @@
+package dev.cuckoofilter.sparkbench;
+
+import dev.cuckoofilter.spark.CuckooFilters;
+import dev.cuckoofilter.spark.SparkCuckooFilter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.util.sketch.BloomFilter;
+
+/**
+ * The semi-join pruning scenario: a 20M-row fact table joined with a 10M-row dimension filtered to 1%
+ * or 10% of its keys, local[2], sort-merge join forced. For each selectivity, in the same run: no
+ * pruning; Spark's runtime bloom filter with its thresholds changed so it fires; Spark's sketch
+ * BloomFilter applied with a UDF; and this project's cuckoo filter (built, broadcast and applied; and
+ * applied from a filter built beforehand). Reports the median wall time, shuffle bytes and records.
+ *
+ * <pre>
+ * mvn -B -ntp -pl spark-benchmarks -am package -DskipTests
+ * mvn -B -ntp -pl spark-benchmarks exec:exec -Dbench.args="--data /tmp/spark-cuckoo-bench --out docs/benchmarks/join-pruning.csv"
+ * </pre>
+ */
+public final class JoinPruningBenchmark {
+  private final SparkSession spark;
+  private final ShuffleMeter meter;
+  private final int runs;
+
+  private JoinPruningBenchmark(SparkSession spark, int runs) {
+    this.spark = spark;
+    this.meter = new ShuffleMeter(spark);
+    this.runs = runs;
+  }
+
+  public static void main(String[] args) throws IOException {
+    Map<String, String> opts = Args.parse(args, Map.of(
+        "--data", "/tmp/spark-cuckoo-bench", "--out", "", "--runs", "3", "--selectivities", "0.01,0.1",
+        "--fact-rows", String.valueOf(BenchData.FACT_ROWS), "--dim-rows", String.valueOf(BenchData.DIM_ROWS)),
+        "JoinPruningBenchmark: the fact/dimension semi-join pruning scenario");
+    SparkSession spark = SparkSession.builder().master("local[2]").appName("join-pruning-benchmark")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.sql.extensions", "dev.cuckoofilter.spark.CuckooFilterExtensions")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.autoBroadcastJoinThreshold", "-1")
+        .config("spark.sql.join.preferSortMergeJoin", "true")
+        .getOrCreate();
+    String dir = opts.get("--data");
+    BenchData.ensure(spark, dir, Long.parseLong(opts.get("--fact-rows")), Long.parseLong(opts.get("--dim-rows")));
+    System.out.printf("fact: %,d bytes of Parquet, dim: %,d bytes%n", BenchData.sizeOnDisk(dir + "/fact"),
+        BenchData.sizeOnDisk(dir + "/dim"));
+    spark.read().parquet(dir + "/fact").createOrReplaceTempView("fact");
+    spark.read().parquet(dir + "/dim").createOrReplaceTempView("dim");
+
+    JoinPruningBenchmark bench = new JoinPruningBenchmark(spark, Integer.parseInt(opts.get("--runs")));
+    List<String> csv = new ArrayList<>();
+    csv.add("selectivity,variant,median_seconds,shuffle_bytes,shuffle_records,result_rows,matching_fact_rows");
+    for (String s : opts.get("--selectivities").split(",")) {
+      bench.scenario(Double.parseDouble(s), csv);
+    }
+    if (!opts.get("--out").isEmpty()) {
+      Path out = Path.of(opts.get("--out"));
+      if (out.getParent() != null) {
+        Files.createDirectories(out.getParent());
+      }
+      Files.write(out, csv);
+      System.out.println("wrote " + out);
+    }
+    spark.stop();
+  }
+
+  private void scenario(double selectivity, List<String> csv) {
+    int segments = (int) Math.round(selectivity * 100);
+    String dimFilter = "segment < " + segments;
+    Dataset<Row> dim = spark.table("dim").where(dimFilter).select("dim_key");
+    Dataset<Row> fact = spark.table("fact");
+    long dimKeys = dim.count();
+    long matching = spark.sql("SELECT count(*) FROM fact f LEFT SEMI JOIN dim d ON f.dim_key = d.dim_key AND d."
+        + dimFilter).first().getLong(0);
+    // The fact rows that do not match are (1 - s) of 20M; letting at most 0.5% of the matching count
+    // through means a false-positive rate of 0.5% * s / (1 - s).
+    double fpp = Math.max(1e-7, 0.005 * 0.5 * matching / (double) (fact.count() - matching));
+    System.out.printf(Locale.ROOT, "%n== selectivity %.0f%%: %,d dimension keys, %,d matching fact rows, fpp %.2g%n",
+        selectivity * 100, dimKeys, matching, fpp);
+
+    String query = "SELECT count(*) AS n, sum(f.amount) AS total FROM fact f JOIN dim d ON f.dim_key = d.dim_key WHERE d."
+        + dimFilter;
+    Map<String, Supplier<Row>> variants = new LinkedHashMap<>();
+    variants.put("no pruning", () -> withRuntimeFilter(false, () -> spark.sql(query).first()));
+    variants.put("spark runtime bloom filter", () -> withRuntimeFilter(true, () -> spark.sql(query).first()));
+    boolean injected = withRuntimeFilter(true, () -> spark.sql(query).queryExecution().optimizedPlan().toString()
+        .contains("might_contain"));
+    System.out.println("Spark's runtime bloom filter injected with the changed thresholds: " + injected);
+    variants.put("spark sketch bloom filter + udf", () -> {
+      BloomFilter bf = dim.stat().bloomFilter("dim_key", dimKeys, fpp);
+      Broadcast<BloomFilter> b = spark.sparkContext().broadcast(bf, scala.reflect.ClassTag$.MODULE$.apply(BloomFilter.class));
+      spark.udf().register("bloom_contains", (UDF1<Long, Boolean>) k -> k != null && b.value().mightContainLong(k),
+          DataTypes.BooleanType);
+      return withRuntimeFilter(false, () -> fact.where("bloom_contains(dim_key)").join(dim, "dim_key")
+          .selectExpr("count(*)", "sum(amount)").first());
+    });
+    variants.put("cuckoo filter (build + broadcast + prune)", () -> withRuntimeFilter(false, () -> {
+      SparkCuckooFilter f = CuckooFilters.builder(dim).keys("dim_key").expectedItems(dimKeys).fpp(fpp).build();
+      return f.prune(fact, "dim_key").join(dim, "dim_key").selectExpr("count(*)", "sum(amount)").first();
+    }));
+    SparkCuckooFilter prebuilt = CuckooFilters.builder(dim).keys("dim_key").expectedItems(dimKeys).fpp(fpp).build();
+    variants.put("cuckoo filter (built beforehand)", () -> withRuntimeFilter(false, () ->
+        prebuilt.prune(fact, "dim_key").join(dim, "dim_key").selectExpr("count(*)", "sum(amount)").first()));
+
+    System.out.printf("%-44s %10s %16s %14s%n", "variant", "median s", "shuffle bytes", "shuffle rows");
+    for (Map.Entry<String, Supplier<Row>> v : variants.entrySet()) {
+      v.getValue().get(); // warm-up
+      double[] seconds = new double[runs];
+      long[] shuffle = null;
+      Row result = null;
+      for (int r = 0; r < runs; r++) {
+        meter.reset();
+        long start = System.nanoTime();
+        result = v.getValue().get();
+        seconds[r] = (System.nanoTime() - start) / 1e9;
+        shuffle = meter.read();
+      }
+      Arrays.sort(seconds);
+      double median = seconds[runs / 2];
+      System.out.printf(Locale.ROOT, "%-44s %10.2f %,16d %,14d   (%s)%n", v.getKey(), median, shuffle[0], shuffle[1], result);
+      csv.add(String.format(Locale.ROOT, "%.2f,%s,%.3f,%d,%d,%d,%d", selectivity, v.getKey(), median, shuffle[0],
+          shuffle[1], result.getLong(0), matching));
+    }
+  }
+
+  /** Runs with Spark's runtime bloom filter on (thresholds changed so it applies here) or off. */
+  private <T> T withRuntimeFilter(boolean enabled, Supplier<T> body) {
+    spark.conf().set("spark.sql.optimizer.runtime.bloomFilter.enabled", String.valueOf(enabled));
+    if (enabled) {
+      spark.conf().set("spark.sql.optimizer.runtime.bloomFilter.applicationSideScanSizeThreshold", "10MB");
+      spark.conf().set("spark.sql.optimizer.runtime.bloomFilter.creationSideThreshold", "4GB");
+    }
+    try {
+      return body.get();
+    } finally {
+      spark.conf().unset("spark.sql.optimizer.runtime.bloomFilter.applicationSideScanSizeThreshold");
+      spark.conf().unset("spark.sql.optimizer.runtime.bloomFilter.creationSideThreshold");
+      spark.conf().unset("spark.sql.optimizer.runtime.bloomFilter.enabled");
+    }
+  }
+}
