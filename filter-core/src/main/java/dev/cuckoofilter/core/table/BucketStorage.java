@@ -179,27 +179,20 @@ public final class BucketStorage {
    * {@value #MAX_WINDOW_BITS} bits are valid (higher bits may belong to the following bucket).
    */
   public long window(long bucket, int bit) {
-    byte[] a = single;
-    long pos;
-    if (a != null) {
-      pos = bucket * bucketBits + bit;
-    } else {
-      a = segments[(int) (bucket >>> segmentShift)];
-      pos = (bucket & segmentMask) * bucketBits + bit;
-    }
+    byte[] a = single != null ? single : segments[(int) (bucket >>> segmentShift)];
+    long pos = bitPosition(bucket, bit);
     return (long) LONG_LE.get(a, (int) (pos >>> 3)) >>> (pos & 7);
+  }
+
+  /** Position of bit {@code bit} of {@code bucket} within its segment's array. */
+  private long bitPosition(long bucket, int bit) {
+    return (single != null ? bucket : bucket & segmentMask) * bucketBits + bit;
   }
 
   /** Writes the low {@code width} (at most {@value #MAX_WINDOW_BITS}) bits of {@code value}. */
   public void write(long bucket, int bit, int width, long value) {
-    byte[] a = single;
-    long pos;
-    if (a != null) {
-      pos = bucket * bucketBits + bit;
-    } else {
-      a = segments[(int) (bucket >>> segmentShift)];
-      pos = (bucket & segmentMask) * bucketBits + bit;
-    }
+    byte[] a = single != null ? single : segments[(int) (bucket >>> segmentShift)];
+    long pos = bitPosition(bucket, bit);
     int index = (int) (pos >>> 3);
     int shift = (int) (pos & 7);
     long mask = ((1L << width) - 1) << shift;

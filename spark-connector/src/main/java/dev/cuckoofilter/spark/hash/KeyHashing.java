@@ -3,7 +3,6 @@ package dev.cuckoofilter.spark.hash;
 import dev.cuckoofilter.core.hash.CuckooHash;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.GetStructField;
 import org.apache.spark.sql.catalyst.expressions.XXH64;
@@ -159,63 +158,6 @@ public final class KeyHashing {
   }
 
   // ------------------------------------------------------------- interpreted
-
-  /**
-   * Hash of the key in {@code row} whose components are at ordinals {@code 0..types.length-1}, or
-   * {@code null} signalled through {@link #isNull(InternalRow, int)} by the caller first.
-   */
-  public static long hash(InternalRow row, DataType[] types, long seed) {
-    long h = seed;
-    for (int i = 0; i < types.length; i++) {
-      h = hashValue(row, i, types[i], h);
-    }
-    return h;
-  }
-
-  /** True if any of the first {@code n} components is null. */
-  public static boolean isNull(InternalRow row, int n) {
-    for (int i = 0; i < n; i++) {
-      if (row.isNullAt(i)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static long hashValue(InternalRow row, int i, DataType type, long seed) {
-    if (type instanceof LongType || type instanceof TimestampType || type instanceof TimestampNTZType) {
-      return hashLong(row.getLong(i), seed);
-    }
-    if (type instanceof IntegerType || type instanceof DateType) {
-      return hashLong(row.getInt(i), seed);
-    }
-    if (type instanceof ShortType) {
-      return hashLong(row.getShort(i), seed);
-    }
-    if (type instanceof ByteType) {
-      return hashLong(row.getByte(i), seed);
-    }
-    if (type instanceof BooleanType) {
-      return hashBoolean(row.getBoolean(i), seed);
-    }
-    if (type instanceof DoubleType) {
-      return hashDouble(row.getDouble(i), seed);
-    }
-    if (type instanceof FloatType) {
-      return hashDouble(row.getFloat(i), seed);
-    }
-    if (type instanceof StringType) {
-      return hashUtf8(row.getUTF8String(i), seed);
-    }
-    if (type instanceof BinaryType) {
-      return hashBinary(row.getBinary(i), seed);
-    }
-    if (type instanceof DecimalType) {
-      DecimalType d = (DecimalType) type;
-      return hashDecimal(row.getDecimal(i, d.precision(), d.scale()), d.precision(), seed);
-    }
-    throw new IllegalArgumentException("unsupported key type " + type.simpleString());
-  }
 
   /** Folds one non-null key component, as Catalyst represents it (boxed), into the hash. */
   public static long hashObject(Object value, DataType type, long seed) {
