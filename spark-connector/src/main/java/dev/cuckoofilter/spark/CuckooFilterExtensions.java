@@ -1,5 +1,6 @@
 package dev.cuckoofilter.spark;
 
+import dev.cuckoofilter.spark.optimizer.CuckooRuntimeFilterRule;
 import dev.cuckoofilter.spark.sql.CuckooSqlFunctions;
 import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.SparkSessionExtensionsProvider;
@@ -7,8 +8,9 @@ import scala.runtime.AbstractFunction1;
 import scala.runtime.BoxedUnit;
 
 /**
- * Enables the SQL functions {@code cuckoo_filter}, {@code cuckoo_might_contain} and
- * {@code cuckoo_filter_info} in every session:
+ * Enables, in every session, the SQL functions {@code cuckoo_filter}, {@code cuckoo_might_contain} and
+ * {@code cuckoo_filter_info}, and the automatic cuckoo runtime filter ({@link CuckooRuntimeFilterRule},
+ * switched off with {@code spark.cuckoo.runtimeFilter.enabled=false}):
  * {@code spark.sql.extensions=dev.cuckoofilter.spark.CuckooFilterExtensions}.
  */
 public final class CuckooFilterExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit>
@@ -16,6 +18,15 @@ public final class CuckooFilterExtensions extends AbstractFunction1<SparkSession
   @Override
   public BoxedUnit apply(SparkSessionExtensions extensions) {
     CuckooSqlFunctions.register(extensions);
+    // Before join reordering, once per query: the filters then sit on the join sides, and later
+    // predicate push-down moves them to the scans.
+    extensions.injectPreCBORule(new AbstractFunction1<>() {
+      @Override
+      public org.apache.spark.sql.catalyst.rules.Rule<org.apache.spark.sql.catalyst.plans.logical.LogicalPlan> apply(
+          org.apache.spark.sql.SparkSession session) {
+        return new CuckooRuntimeFilterRule();
+      }
+    });
     return BoxedUnit.UNIT;
   }
 }

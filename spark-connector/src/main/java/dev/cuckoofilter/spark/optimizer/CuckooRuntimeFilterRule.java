@@ -1,0 +1,225 @@
+package dev.cuckoofilter.spark.optimizer;
+
+import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
+import dev.cuckoofilter.spark.expressions.CuckooMightContain;
+import dev.cuckoofilter.spark.prune.JoinPruning;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.IsNotNull;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression$;
+import org.apache.spark.sql.catalyst.expressions.ScalarSubquery;
+import org.apache.spark.sql.catalyst.optimizer.InjectRuntimeFilter$;
+import org.apache.spark.sql.catalyst.planning.ExtractEquiJoinKeys$;
+import org.apache.spark.sql.catalyst.plans.Cross$;
+import org.apache.spark.sql.catalyst.plans.FullOuter$;
+import org.apache.spark.sql.catalyst.plans.Inner$;
+import org.apache.spark.sql.catalyst.plans.JoinType;
+import org.apache.spark.sql.catalyst.plans.LeftAnti$;
+import org.apache.spark.sql.catalyst.plans.LeftOuter$;
+import org.apache.spark.sql.catalyst.plans.LeftSemi$;
+import org.apache.spark.sql.catalyst.plans.RightOuter$;
+import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
+import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.apache.spark.sql.catalyst.plans.logical.Join;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.catalyst.rules.Rule;
+import org.apache.spark.sql.internal.SQLConf;
+import scala.Option;
+import scala.Tuple8;
+import scala.collection.JavaConverters;
+import scala.collection.Seq;
+import scala.runtime.AbstractFunction1;
+
+/**
+ * Automatic cuckoo runtime filters: for an equi-join whose larger side would be shuffled, adds
+ * {@code Filter(cuckoo_might_contain((SELECT cuckoo_filter(keys) FROM other side), keys))} on that side,
+ * so its rows without a match are dropped before the shuffle, with no code change.
+ *
+ * <p>It applies only where pruning cannot change the result ({@link JoinPruning}: never a preserved side
+ * of an outer join or the left side of an anti join), when the side to prune is estimated at least
+ * {@code applicationSideThreshold} and neither side is small enough to be broadcast (then nothing is
+ * shuffled), when the other side is at most {@code creationSideThreshold} and has a selective predicate
+ * or join, and not twice for the same keys. The filter is sized from the exact number of distinct keys
+ * of the other side (no fixed default, no item cap). Settings: {@link RuntimeFilterConf}.
+ */
+public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
+  @Override
+  public String ruleName() {
+    return "CuckooRuntimeFilter";
+  }
+
+  @Override
+  public LogicalPlan apply(LogicalPlan plan) {
+    RuntimeFilterConf conf = RuntimeFilterConf.current();
+    if (!conf.enabled || plan.isStreaming()) {
+      return plan;
+    }
+    int[] budget = {conf.maxFilters};
+    return rewrite(plan, conf, budget);
+  }
+
+  private LogicalPlan rewrite(LogicalPlan plan, RuntimeFilterConf conf, int[] budget) {
+    LogicalPlan withChildren = plan.mapChildren(new AbstractFunction1<LogicalPlan, LogicalPlan>() {
+      @Override
+      public LogicalPlan apply(LogicalPlan child) {
+        return rewrite(child, conf, budget);
+      }
+    });
+    if (!(withChildren instanceof Join) || budget[0] <= 0) {
+      return withChildren;
+    }
+    Join join = (Join) withChildren;
+    Option<Tuple8<JoinType, Seq<Expression>, Seq<Expression>, Option<Expression>, Option<Expression>, LogicalPlan,
+        LogicalPlan, org.apache.spark.sql.catalyst.plans.logical.JoinHint>> keys = ExtractEquiJoinKeys$.MODULE$.unapply(join);
+    if (keys.isEmpty()) {
+      return join;
+    }
+    String joinType = joinTypeName(join.joinType());
+    if (joinType == null) {
+      return join;
+    }
+    List<Expression> leftKeys = list(keys.get()._2());
+    List<Expression> rightKeys = list(keys.get()._3());
+    LogicalPlan left = join.left();
+    LogicalPlan right = join.right();
+    if (worthPruning(JoinPruning.Side.LEFT, joinType, left, right, leftKeys, conf)) {
+      left = pruned(left, leftKeys, right, rightKeys, conf);
+      budget[0]--;
+    }
+    if (budget[0] > 0 && worthPruning(JoinPruning.Side.RIGHT, joinType, right, left, rightKeys, conf)) {
+      right = pruned(right, rightKeys, left, leftKeys, conf);
+      budget[0]--;
+    }
+    if (left == join.left() && right == join.right()) {
+      return join;
+    }
+    return new Join(left, right, join.joinType(), join.condition(), join.hint());
+  }
+
+  private static boolean worthPruning(JoinPruning.Side side, String joinType, LogicalPlan application,
+      LogicalPlan creation, List<Expression> applicationKeys, RuntimeFilterConf conf) {
+    if (JoinPruning.refusal(joinType, side) != null || alreadyPruned(application, applicationKeys)) {
+      return false;
+    }
+    if (conf.force) {
+      return true;
+    }
+    SQLConf sql = SQLConf.get();
+    long applicationSize = application.stats().sizeInBytes().min(scala.math.BigInt.apply(Long.MAX_VALUE)).longValue();
+    long creationSize = creation.stats().sizeInBytes().min(scala.math.BigInt.apply(Long.MAX_VALUE)).longValue();
+    boolean shuffled = !InjectRuntimeFilter$.MODULE$.canBroadcastBySize(creation, sql)
+        && !InjectRuntimeFilter$.MODULE$.canBroadcastBySize(application, sql);
+    return shuffled
+        && applicationSize >= conf.applicationSideThreshold
+        && creationSize <= conf.creationSideThreshold
+        && creationSize < applicationSize
+        && (!conf.requireSelective || selective(creation));
+  }
+
+  /** The side already carries a cuckoo filter on these keys (the rule may meet a plan twice). */
+  private static boolean alreadyPruned(LogicalPlan plan, List<Expression> keys) {
+    return plan.exists(new AbstractFunction1<LogicalPlan, Object>() {
+      @Override
+      public Object apply(LogicalPlan node) {
+        if (!(node instanceof Filter)) {
+          return false;
+        }
+        return ((Filter) node).condition().exists(new AbstractFunction1<Expression, Object>() {
+          @Override
+          public Object apply(Expression e) {
+            if (!(e instanceof CuckooMightContain)) {
+              return false;
+            }
+            List<Expression> probed = list(((CuckooMightContain) e).keys());
+            return probed.size() == keys.size() && sameExpressions(probed, keys);
+          }
+        });
+      }
+    });
+  }
+
+  private static boolean sameExpressions(List<Expression> a, List<Expression> b) {
+    for (int i = 0; i < a.size(); i++) {
+      if (!a.get(i).semanticEquals(b.get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A filter with a predicate other than null checks, or a join, makes the side's keys a subset. */
+  private static boolean selective(LogicalPlan plan) {
+    return plan.exists(new AbstractFunction1<LogicalPlan, Object>() {
+      @Override
+      public Object apply(LogicalPlan node) {
+        if (node instanceof Join) {
+          return true;
+        }
+        if (node instanceof Filter) {
+          return ((Filter) node).condition().exists(new AbstractFunction1<Expression, Object>() {
+            @Override
+            public Object apply(Expression e) {
+              return e instanceof org.apache.spark.sql.catalyst.expressions.Predicate && !(e instanceof IsNotNull)
+                  && !(e instanceof org.apache.spark.sql.catalyst.expressions.And);
+            }
+          });
+        }
+        return false;
+      }
+    });
+  }
+
+  /** {@code Filter(cuckoo_might_contain((SELECT cuckoo_filter(creationKeys) FROM creation), keys), side)}. */
+  private static LogicalPlan pruned(LogicalPlan side, List<Expression> keys, LogicalPlan creation,
+      List<Expression> creationKeys, RuntimeFilterConf conf) {
+    List<NamedExpression> projected = new ArrayList<>();
+    List<Expression> projectedKeys = new ArrayList<>();
+    for (int i = 0; i < creationKeys.size(); i++) {
+      Alias alias = alias(creationKeys.get(i), "cuckoo_key_" + i);
+      projected.add(alias);
+      projectedKeys.add(alias.toAttribute());
+    }
+    Expression build = CuckooFilterAggregate.create(projectedKeys, 0, conf.fpp).toAggregateExpression();
+    LogicalPlan aggregate = new Aggregate(seq(List.of()), seq(List.of(alias(build, "cuckoo_filter"))),
+        new Project(seq(projected), creation));
+    ScalarSubquery filter = new ScalarSubquery(aggregate, seq(List.of()), NamedExpression$.MODULE$.newExprId(),
+        seq(List.of()), Option.empty(), Option.empty());
+    return new Filter(CuckooMightContain.create(filter, keys), side);
+  }
+
+  private static Alias alias(Expression e, String name) {
+    return new Alias(e, name, NamedExpression$.MODULE$.newExprId(), seq(List.of()), Option.empty(), seq(List.of()));
+  }
+
+  /** Our name for a join type, or null for types never pruned here (existence joins and others). */
+  private static String joinTypeName(JoinType t) {
+    if (t == Inner$.MODULE$) {
+      return "inner";
+    } else if (t == LeftOuter$.MODULE$) {
+      return "left_outer";
+    } else if (t == RightOuter$.MODULE$) {
+      return "right_outer";
+    } else if (t == FullOuter$.MODULE$) {
+      return "full_outer";
+    } else if (t == LeftSemi$.MODULE$) {
+      return "left_semi";
+    } else if (t == LeftAnti$.MODULE$) {
+      return "left_anti";
+    } else if (t == Cross$.MODULE$) {
+      return "cross";
+    }
+    return null;
+  }
+
+  private static <T> List<T> list(Seq<T> seq) {
+    return JavaConverters.seqAsJavaListConverter(seq).asJava();
+  }
+
+  private static <T> Seq<T> seq(List<T> list) {
+    return JavaConverters.asScalaBufferConverter(list).asScala().toList();
+  }
+}

@@ -1,0 +1,60 @@
+package dev.cuckoofilter.spark.optimizer;
+
+import org.apache.spark.network.util.JavaUtils;
+import org.apache.spark.sql.internal.SQLConf;
+
+/**
+ * The {@code spark.cuckoo.*} settings of the automatic runtime filter ({@link CuckooRuntimeFilterRule}),
+ * read from the session's SQL configuration at planning time, so they can be set per query with
+ * {@code spark.conf.set} or {@code SET}.
+ */
+public final class RuntimeFilterConf {
+  /** Master switch (default true). */
+  public static final String ENABLED = "spark.cuckoo.runtimeFilter.enabled";
+  /** Inject wherever it is safe, ignoring the size thresholds and the selective-predicate test (default false). */
+  public static final String FORCE = "spark.cuckoo.runtimeFilter.force";
+  /** Smallest estimated size of the side to prune (default 64MB): smaller sides are not worth it. */
+  public static final String APPLICATION_SIDE_THRESHOLD = "spark.cuckoo.runtimeFilter.applicationSideThreshold";
+  /** Largest estimated size of the side the filter is built from (default 10GB). */
+  public static final String CREATION_SIDE_THRESHOLD = "spark.cuckoo.runtimeFilter.creationSideThreshold";
+  /** Only build from a side that has a selective predicate or join below it (default true). */
+  public static final String REQUIRE_SELECTIVE = "spark.cuckoo.runtimeFilter.requireSelectivePredicate";
+  /** False-positive rate of the filters built (default 0.001); each filter is sized from the exact key count. */
+  public static final String FPP = "spark.cuckoo.runtimeFilter.fpp";
+  /** Most filters injected into one query (default 10). */
+  public static final String MAX_FILTERS = "spark.cuckoo.runtimeFilter.maxFilters";
+
+  final boolean enabled;
+  final boolean force;
+  final long applicationSideThreshold;
+  final long creationSideThreshold;
+  final boolean requireSelective;
+  final double fpp;
+  final int maxFilters;
+
+  private RuntimeFilterConf(SQLConf conf) {
+    enabled = Boolean.parseBoolean(conf.getConfString(ENABLED, "true"));
+    force = Boolean.parseBoolean(conf.getConfString(FORCE, "false"));
+    applicationSideThreshold = bytes(conf, APPLICATION_SIDE_THRESHOLD, "64MB");
+    creationSideThreshold = bytes(conf, CREATION_SIDE_THRESHOLD, "10GB");
+    requireSelective = Boolean.parseBoolean(conf.getConfString(REQUIRE_SELECTIVE, "true"));
+    fpp = Double.parseDouble(conf.getConfString(FPP, "0.001"));
+    maxFilters = Integer.parseInt(conf.getConfString(MAX_FILTERS, "10"));
+    if (!(fpp > 0 && fpp < 1)) {
+      throw new IllegalArgumentException(FPP + " must be in (0, 1), got " + fpp);
+    }
+  }
+
+  static RuntimeFilterConf current() {
+    return new RuntimeFilterConf(SQLConf.get());
+  }
+
+  private static long bytes(SQLConf conf, String key, String fallback) {
+    String value = conf.getConfString(key, fallback);
+    try {
+      return JavaUtils.byteStringAsBytes(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be a size such as 64MB, got '" + value + "'", e);
+    }
+  }
+}

@@ -1,0 +1,187 @@
+package dev.cuckoofilter.spark.optimizer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoofilter.spark.SparkTestSession;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The automatic runtime filter: exactly equal results, and it fires only where it should. */
+class RuntimeFilterRuleTest {
+  static SparkSession spark;
+
+  @BeforeAll
+  static void start() {
+    spark = SparkTestSession.builder("local[2]").config("spark.sql.adaptive.enabled", "true").getOrCreate();
+    // fact: 40,000 rows, keys with duplicates and nulls; dim: 4,000 keys, some not in fact, some null.
+    spark.sql("CREATE OR REPLACE TEMP VIEW fact AS SELECT CASE WHEN id % 97 = 0 THEN NULL ELSE id % 20000 END AS k, "
+        + "id AS v, CAST(id % 13 AS INT) AS g FROM range(0, 40000)");
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim AS SELECT CASE WHEN id % 41 = 0 THEN NULL ELSE id * 7 END AS k, "
+        + "CAST(id % 10 AS INT) AS segment, concat('d', id) AS name FROM range(0, 4000)");
+  }
+
+  @AfterAll
+  static void stop() {
+    spark.stop();
+  }
+
+  @AfterEach
+  void resetConf() {
+    for (String key : List.of(RuntimeFilterConf.ENABLED, RuntimeFilterConf.FORCE, RuntimeFilterConf.APPLICATION_SIDE_THRESHOLD,
+        RuntimeFilterConf.REQUIRE_SELECTIVE, "spark.sql.autoBroadcastJoinThreshold")) {
+      spark.conf().unset(key);
+    }
+  }
+
+  /** Shuffled joins over the small test tables: no broadcast, a tiny application-side threshold. */
+  static void shuffledJoinsOverSmallTables() {
+    spark.conf().set("spark.sql.autoBroadcastJoinThreshold", "-1");
+    spark.conf().set(RuntimeFilterConf.APPLICATION_SIDE_THRESHOLD, "1KB");
+  }
+
+  static boolean injected(Dataset<Row> df) {
+    return df.queryExecution().optimizedPlan().toString().contains("cuckoo_might_contain");
+  }
+
+  static List<String> rows(Dataset<Row> df) {
+    List<String> out = new ArrayList<>();
+    for (Row r : df.collectAsList()) {
+      out.add(r.toString());
+    }
+    Collections.sort(out);
+    return out;
+  }
+
+  /** Runs the query with the rule off, then on, and compares; returns whether the rule injected a filter. */
+  static boolean compareWithRuleOnAndOff(String sql) {
+    spark.conf().set(RuntimeFilterConf.ENABLED, "false");
+    Dataset<Row> off = spark.sql(sql);
+    assertFalse(injected(off));
+    List<String> expected = rows(off);
+    spark.conf().set(RuntimeFilterConf.ENABLED, "true");
+    Dataset<Row> on = spark.sql(sql);
+    assertEquals(expected, rows(on), sql);
+    return injected(on);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "SELECT f.k, f.v, d.name FROM fact f JOIN dim d ON f.k = d.k WHERE d.segment < 2 | true",
+      "SELECT f.k, f.v FROM fact f LEFT SEMI JOIN dim d ON f.k = d.k AND d.segment < 2 | true",
+      "SELECT f.k, f.v, d.name FROM dim d RIGHT OUTER JOIN fact f ON f.k = d.k AND d.segment < 2 | false",
+      "SELECT f.k, f.v, d.name FROM (SELECT * FROM dim WHERE segment < 2) d RIGHT OUTER JOIN fact f ON f.k = d.k | false",
+      "SELECT f.k, f.v, d.name FROM fact f RIGHT OUTER JOIN (SELECT * FROM dim WHERE segment < 2) d ON f.k = d.k | true",
+      "SELECT f.k, f.v, d.name FROM (SELECT * FROM dim WHERE segment < 2) d LEFT OUTER JOIN fact f ON f.k = d.k | true",
+      "SELECT f.k, f.v FROM fact f LEFT ANTI JOIN (SELECT * FROM dim WHERE segment < 2) d ON f.k = d.k | false",
+      "SELECT f.k, f.v, d.name FROM fact f FULL OUTER JOIN (SELECT * FROM dim WHERE segment < 2) d ON f.k = d.k | false",
+      "SELECT f.k, f.v, d.name FROM fact f JOIN dim d ON f.k <=> d.k WHERE d.segment < 2 OR d.k IS NULL | true",
+      "SELECT f.k, count(*) FROM fact f JOIN dim d ON f.k = d.k AND f.g = d.segment WHERE d.name LIKE 'd1%' GROUP BY f.k | true",
+      "SELECT f.k, f.v, d.name FROM fact f JOIN dim d ON f.k = d.k AND f.v > d.segment WHERE d.segment = 3 | true"})
+  void resultsAreExactlyEqualWithTheRuleOnAndOff(String sql, boolean expectFilter) {
+    shuffledJoinsOverSmallTables();
+    assertEquals(expectFilter, compareWithRuleOnAndOff(sql), sql);
+  }
+
+  @Test
+  void neverPrunesAPreservedOrAntiSide() {
+    shuffledJoinsOverSmallTables();
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    // Even forced: the fact side of a left outer / left anti / full outer join keeps its unmatched rows
+    // (only the dim side of the first two may be pruned).
+    for (String sql : List.of(
+        "SELECT f.k, f.v FROM fact f LEFT OUTER JOIN (SELECT * FROM dim WHERE segment < 2) d ON f.k = d.k",
+        "SELECT f.k, f.v FROM fact f LEFT ANTI JOIN (SELECT * FROM dim WHERE segment < 2) d ON f.k = d.k",
+        "SELECT f.k, d.k FROM fact f FULL OUTER JOIN (SELECT * FROM dim WHERE segment < 2) d ON f.k = d.k")) {
+      compareWithRuleOnAndOff(sql);
+      assertFalse(prunesFact(spark.sql(sql)), sql);
+    }
+    // ...while an inner join does prune the fact side.
+    assertTrue(prunesFact(spark.sql("SELECT f.k FROM fact f JOIN (SELECT * FROM dim WHERE segment < 2) d ON f.k = d.k")));
+  }
+
+  /** True if some cuckoo filter in the optimized plan sits above the fact table's scan (range 0..40000). */
+  static boolean prunesFact(Dataset<Row> df) {
+    boolean[] found = {false};
+    df.queryExecution().optimizedPlan().foreach(new scala.runtime.AbstractFunction1<
+        org.apache.spark.sql.catalyst.plans.logical.LogicalPlan, scala.runtime.BoxedUnit>() {
+      @Override
+      public scala.runtime.BoxedUnit apply(org.apache.spark.sql.catalyst.plans.logical.LogicalPlan node) {
+        if (node instanceof org.apache.spark.sql.catalyst.plans.logical.Filter
+            && ((org.apache.spark.sql.catalyst.plans.logical.Filter) node).condition().toString()
+                .contains("cuckoo_might_contain")
+            && readsRange(node.children().head(), 40000)) {
+          found[0] = true;
+        }
+        return scala.runtime.BoxedUnit.UNIT;
+      }
+    });
+    return found[0];
+  }
+
+  static boolean readsRange(org.apache.spark.sql.catalyst.plans.logical.LogicalPlan plan, long end) {
+    boolean[] found = {false};
+    plan.foreach(new scala.runtime.AbstractFunction1<org.apache.spark.sql.catalyst.plans.logical.LogicalPlan,
+        scala.runtime.BoxedUnit>() {
+      @Override
+      public scala.runtime.BoxedUnit apply(org.apache.spark.sql.catalyst.plans.logical.LogicalPlan node) {
+        if (node instanceof org.apache.spark.sql.catalyst.plans.logical.Range
+            && ((org.apache.spark.sql.catalyst.plans.logical.Range) node).end() == end) {
+          found[0] = true;
+        }
+        return scala.runtime.BoxedUnit.UNIT;
+      }
+    });
+    return found[0];
+  }
+
+  @Test
+  void doesNotFireWhereItMustNot() {
+    // Default broadcast threshold: these tables are small enough to broadcast, nothing is shuffled.
+    spark.conf().set(RuntimeFilterConf.APPLICATION_SIDE_THRESHOLD, "1KB");
+    assertFalse(compareWithRuleOnAndOff("SELECT f.k, d.name FROM fact f JOIN dim d ON f.k = d.k WHERE d.segment < 2"));
+    spark.conf().unset(RuntimeFilterConf.APPLICATION_SIDE_THRESHOLD);
+    shuffledJoinsOverSmallTables();
+    // No selective predicate on the other side: it would keep nearly every row.
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_all AS SELECT id * 7 AS k, concat('d', id) AS name FROM range(0, 4000)");
+    assertFalse(compareWithRuleOnAndOff("SELECT f.k, d.name FROM fact f JOIN dim_all d ON f.k = d.k"));
+    // Application side below the threshold.
+    spark.conf().set(RuntimeFilterConf.APPLICATION_SIDE_THRESHOLD, "1GB");
+    assertFalse(compareWithRuleOnAndOff("SELECT f.k, d.name FROM fact f JOIN dim d ON f.k = d.k WHERE d.segment < 2"));
+    // Not an equi-join.
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    assertFalse(compareWithRuleOnAndOff("SELECT f.k, d.name FROM fact f JOIN dim d ON f.k < d.k WHERE d.segment = 0 AND f.v < 100"));
+  }
+
+  @Test
+  void configSwitchesForceAndForbid() {
+    spark.conf().set(RuntimeFilterConf.FORCE, "true"); // despite broadcastable sizes and no predicate
+    assertTrue(compareWithRuleOnAndOff("SELECT f.k, d.name FROM fact f JOIN dim d ON f.k = d.k"));
+    spark.conf().unset(RuntimeFilterConf.FORCE);
+    shuffledJoinsOverSmallTables();
+    spark.conf().set(RuntimeFilterConf.ENABLED, "false");
+    assertFalse(injected(spark.sql("SELECT f.k FROM fact f JOIN dim d ON f.k = d.k WHERE d.segment < 2")));
+  }
+
+  @Test
+  void explainShowsTheInjectedFilter() {
+    shuffledJoinsOverSmallTables();
+    Dataset<Row> df = spark.sql("SELECT f.k, d.name FROM fact f JOIN dim d ON f.k = d.k WHERE d.segment < 2");
+    String executed = df.queryExecution().executedPlan().toString();
+    df.collect();
+    String plan = df.queryExecution().explainString(org.apache.spark.sql.execution.ExplainMode.fromString("formatted"));
+    assertTrue(plan.contains("cuckoo_might_contain") && plan.contains("cuckoo_filter"), plan);
+    assertTrue(executed.contains("cuckoo_might_contain"), executed);
+  }
+}
