@@ -32,25 +32,42 @@ import scala.reflect.ClassTag$;
  */
 public final class SparkCuckooFilter {
   private final SparkSession session;
+  /** The filter in this JVM; null when probes reach it through {@link #handle} only. */
   private final CuckooFilter filter;
+  /** How probes reach a filter held elsewhere (a filter store); null for a filter in this JVM. */
+  private final FilterHandle handle;
   private final List<StructField> keyFields;
   private Broadcast<CuckooFilter> broadcast;
   private PruneMetrics metrics;
 
   SparkCuckooFilter(SparkSession session, CuckooFilter filter, List<StructField> keyFields) {
+    this(session, filter, null, keyFields);
+  }
+
+  private SparkCuckooFilter(SparkSession session, CuckooFilter filter, FilterHandle handle,
+      List<StructField> keyFields) {
     this.session = session;
     this.filter = filter;
+    this.handle = handle;
     this.keyFields = List.copyOf(keyFields);
   }
 
   /** Wraps a filter built elsewhere (plain Java, a file) whose keys have the given names and types. */
   public static SparkCuckooFilter of(SparkSession session, CuckooFilter filter, List<StructField> keyFields) {
-    return new SparkCuckooFilter(session, filter, keyFields);
+    return new SparkCuckooFilter(session, filter, null, keyFields);
   }
 
-  /** The filter itself. */
+  /**
+   * A filter that probes reach through {@code handle} (for example one that executors load from a
+   * filter store), with keys of the given names and types. Its key-type checks name the handle.
+   */
+  public static SparkCuckooFilter of(SparkSession session, FilterHandle handle, List<StructField> keyFields) {
+    return new SparkCuckooFilter(session, null, handle, keyFields);
+  }
+
+  /** The filter itself. For a filter reached through a handle, this obtains it in this JVM. */
   public CuckooFilter filter() {
-    return filter;
+    return filter != null ? filter : handle.filter();
   }
 
   /** Names and types of the columns the filter was built from. */
@@ -61,7 +78,7 @@ public final class SparkCuckooFilter {
   /** The broadcast of the filter, made on first use. */
   public synchronized Broadcast<CuckooFilter> broadcast() {
     if (broadcast == null) {
-      broadcast = session.sparkContext().broadcast(filter, ClassTag$.MODULE$.apply(CuckooFilter.class));
+      broadcast = session.sparkContext().broadcast(filter(), ClassTag$.MODULE$.apply(CuckooFilter.class));
     }
     return broadcast;
   }
@@ -89,7 +106,7 @@ public final class SparkCuckooFilter {
     for (Column k : keys) {
       exprs.add(k.expr());
     }
-    FilterReference reference = new FilterReference(FilterHandle.of(broadcast(), filter));
+    FilterReference reference = new FilterReference(handle != null ? handle : FilterHandle.of(broadcast(), filter));
     return CuckooMightContain.create(reference, exprs, counting);
   }
 
@@ -133,7 +150,8 @@ public final class SparkCuckooFilter {
     String actual = categories(Arrays.stream(probe).map(StructField::dataType).toList());
     if (!expected.equals(actual)) {
       throw new IllegalArgumentException("the probe keys " + describe(Arrays.asList(probe)) + " do not match the "
-          + "filter's keys " + describe(keyFields) + " (hashed as " + actual + " vs " + expected + ")");
+          + "filter's keys " + describe(keyFields) + " (hashed as " + actual + " vs " + expected + ")"
+          + (handle != null ? "; filter: " + handle.describe() : ""));
     }
   }
 
@@ -165,6 +183,6 @@ public final class SparkCuckooFilter {
 
   @Override
   public String toString() {
-    return "SparkCuckooFilter" + describe(keyFields) + " " + filter;
+    return "SparkCuckooFilter" + describe(keyFields) + " " + (filter != null ? filter : handle.describe());
   }
 }

@@ -1,0 +1,98 @@
+package dev.cuckoofilter.spark.store;
+
+import com.amazonaws.SdkBaseException;
+import com.amazonaws.services.s3.AmazonS3;
+import com.amazonaws.services.s3.model.AmazonS3Exception;
+import com.amazonaws.services.s3.model.ObjectMetadata;
+import com.amazonaws.services.s3.model.PutObjectRequest;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.s3a.AWSCredentialProviderList;
+import org.apache.hadoop.fs.s3a.Constants;
+import org.apache.hadoop.fs.s3a.DefaultS3ClientFactory;
+import org.apache.hadoop.fs.s3a.S3AFileSystem;
+import org.apache.hadoop.fs.s3a.S3AUtils;
+import org.apache.hadoop.fs.s3a.S3ClientFactory;
+import org.apache.hadoop.fs.s3a.api.RequestFactory;
+import org.apache.hadoop.util.ReflectionUtils;
+
+/**
+ * S3: a PUT with {@code If-None-Match: *}. S3 stores the object only if no object of that key exists and
+ * answers 412 Precondition Failed otherwise; the object becomes visible whole, when the PUT completes.
+ * S3A's own {@code create(overwrite=false)} is a HEAD followed by a PUT, which two writers can pass together.
+ *
+ * <p>The request is made by S3A's request factory (so it carries the encryption settings and ACL of
+ * S3A's own uploads) and sent by an AWS SDK client built like S3A builds its own: the per-bucket options
+ * ({@code fs.s3a.bucket.<bucket>.*}), S3A's credential provider chain, and the client factory named by
+ * {@code fs.s3a.s3.client.factory.impl} (endpoint, region, path-style access, SSL, proxy, retries, signer).
+ * S3AFileSystem's own client is only reachable through a hook meant for tests, so it is not used. One
+ * client is made per commit and shut down after it: commits are rare, and a store has no close().
+ * S3A delegation tokens are not consulted: with them, credentials must also be in the configuration.
+ *
+ * <p>This is the only class that uses S3A or the AWS SDK; it is loaded for s3a locations only.
+ */
+final class S3ConditionalPut extends ExclusiveCreate {
+  private static final int PRECONDITION_FAILED = 412;
+  /** S3 answers 409 when another conditional write of the same key is in flight; one of them will win. */
+  private static final int CONDITIONAL_REQUEST_CONFLICT = 409;
+
+  private final S3AFileSystem fs;
+  private final Configuration bucketConf;
+
+  private S3ConditionalPut(S3AFileSystem fs, Configuration bucketConf) {
+    this.fs = fs;
+    this.bucketConf = bucketConf;
+  }
+
+  static ExclusiveCreate create(FileSystem fs, Configuration conf) {
+    S3AFileSystem s3a = (S3AFileSystem) fs;
+    return new S3ConditionalPut(s3a, S3AUtils.propagateBucketOptions(conf, s3a.getBucket()));
+  }
+
+  @Override
+  boolean create(Path file, byte[] content) throws IOException {
+    // S3A's request factory applies what S3A applies to its own uploads: server-side encryption
+    // (SSE-S3, SSE-KMS, SSE-C keys) and the canned ACL.
+    RequestFactory requests = fs.getRequestFactory();
+    ObjectMetadata meta = requests.newObjectMetadata(content.length);
+    meta.setContentType("application/json");
+    PutObjectRequest put = requests.newPutObjectRequest(fs.pathToKey(file), meta, new ByteArrayInputStream(content));
+    put.putCustomRequestHeader("If-None-Match", "*");
+    try (AWSCredentialProviderList credentials = S3AUtils.createAWSCredentialProviderSet(fs.getUri(), bucketConf)) {
+      AmazonS3 client = newClient(credentials);
+      try {
+        client.putObject(put);
+        return true;
+      } catch (AmazonS3Exception e) {
+        if (e.getStatusCode() == PRECONDITION_FAILED || e.getStatusCode() == CONDITIONAL_REQUEST_CONFLICT) {
+          return false;
+        }
+        throw S3AUtils.translateException("conditional PUT (If-None-Match: *)", file.toString(), e);
+      } catch (SdkBaseException e) {
+        throw S3AUtils.translateException("conditional PUT (If-None-Match: *)", file.toString(), e);
+      } finally {
+        client.shutdown();
+      }
+    }
+  }
+
+  private AmazonS3 newClient(AWSCredentialProviderList credentials) throws IOException {
+    Class<? extends S3ClientFactory> factoryClass = bucketConf.getClass(Constants.S3_CLIENT_FACTORY_IMPL,
+        DefaultS3ClientFactory.class, S3ClientFactory.class);
+    S3ClientFactory factory = ReflectionUtils.newInstance(factoryClass, bucketConf);
+    S3ClientFactory.S3ClientCreationParameters parameters = new S3ClientFactory.S3ClientCreationParameters()
+        .withCredentialSet(credentials)
+        .withEndpoint(bucketConf.getTrimmed(Constants.ENDPOINT, ""))
+        .withPathStyleAccess(bucketConf.getBoolean(Constants.PATH_STYLE_ACCESS, false))
+        .withUserAgentSuffix("spark-cuckoo-filter-store");
+    return factory.createS3Client(fs.getUri(), parameters);
+  }
+
+  @Override
+  String protocol() {
+    return "S3: PUT with If-None-Match: *";
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * The filter store: versioned cuckoo filters kept as files at any Hadoop file system location (HDFS,
+ * S3 through S3A, the local file system, ...), published atomically, read with verification, shared
+ * by concurrent writers through optimistic concurrency, and loaded by Spark executors themselves.
+ * Start with {@link dev.cuckoofilter.spark.store.FilterStore}; the layout, the commit protocol and the
+ * guarantees are specified in docs/STORE.md.
+ *
+ * <p>Plain reads and writes need only a Hadoop {@code Configuration}; S3A and the AWS SDK are needed
+ * for s3a locations only.
+ */
+package dev.cuckoofilter.spark.store;
