@@ -126,6 +126,19 @@ public final class SparkCuckooFilter {
     return prune(data, columns(keyColumns));
   }
 
+  /**
+   * Publishes the filter as the next version of a stored location, with its key columns and
+   * {@code source} in the metadata; its parent is the location's latest version, if any.
+   *
+   * @throws dev.cuckoofilter.spark.store.FilterConflictException if another writer published meanwhile
+   */
+  public dev.cuckoofilter.spark.store.FilterVersion saveTo(dev.cuckoofilter.spark.store.FilterStore store, String source)
+      throws java.io.IOException {
+    long parent = store.latest().map(dev.cuckoofilter.spark.store.FilterVersion::version)
+        .orElse(dev.cuckoofilter.spark.store.FilterMetadata.NO_PARENT);
+    return store.publish(filter(), dev.cuckoofilter.spark.store.FilterMetadata.of(filter(), keyFields, source, parent));
+  }
+
   /** Rows seen by this filter's prunes so far (after their actions ran). */
   public long rowsIn() {
     return metrics().rowsIn();

@@ -7,6 +7,12 @@ import dev.cuckoofilter.core.FilterParameters;
 import dev.cuckoofilter.spark.CuckooFilters;
 import dev.cuckoofilter.spark.SparkCuckooFilter;
 import dev.cuckoofilter.spark.expressions.CuckooKeyHash;
+import dev.cuckoofilter.spark.hash.KeyHashing;
+import dev.cuckoofilter.spark.store.FilterMetadata;
+import dev.cuckoofilter.spark.store.FilterStore;
+import dev.cuckoofilter.spark.store.FilterVersion;
+import dev.cuckoofilter.spark.store.StoredFilter;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -19,6 +25,7 @@ import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.StructField;
 import scala.collection.JavaConverters;
 import scala.reflect.ClassTag$;
 
@@ -94,6 +101,44 @@ public final class FilterUpdater {
       }
     }
     return new UpdateResult(CanonicalBuilder.canonical(updated), inserted, removed, kept, false, null);
+  }
+
+  /**
+   * Updates the latest version of a stored filter for {@code change} and publishes the result as the
+   * next version (its parent is the version read). The key columns and their types come from the stored
+   * metadata; the change's datasets must have them.
+   *
+   * @param source a description of the change, recorded in the new version's metadata
+   * @throws dev.cuckoofilter.spark.store.FilterConflictException if another writer published first; read
+   *     the new latest version and retry
+   */
+  public static Published update(FilterStore store, ChangeSet change, String source) throws IOException {
+    StoredFilter latest = store.readLatest();
+    List<StructField> keys = latest.metadata().keyColumns();
+    String[] names = keys.stream().map(StructField::name).toArray(String[]::new);
+    checkKeyTypes(change.current, keys, store.location());
+    UpdateResult result = update(latest.filter(), change, names);
+    FilterMetadata metadata = FilterMetadata.of(result.filter(), keys, source, latest.version().version());
+    return new Published(result, store.publish(result.filter(), metadata));
+  }
+
+  /** An update and the version it was published as. */
+  public record Published(UpdateResult result, FilterVersion version) {}
+
+  private static void checkKeyTypes(Dataset<Row> data, List<StructField> keys, String location) {
+    for (StructField key : keys) {
+      StructField actual;
+      try {
+        actual = data.schema().apply(key.name());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("the dataset has no key column " + key.name() + " of the filter at "
+            + location + "; its columns are " + String.join(", ", data.schema().fieldNames()), e);
+      }
+      if (!KeyHashing.category(actual.dataType()).equals(KeyHashing.category(key.dataType()))) {
+        throw new IllegalArgumentException("key column " + key.name() + " is " + actual.dataType().simpleString()
+            + " in the dataset but " + key.dataType().simpleString() + " in the filter at " + location);
+      }
+    }
   }
 
   private static UpdateResult rebuild(Dataset<Row> current, String[] keyColumns, FilterParameters p, String reason) {

@@ -132,6 +132,34 @@ class FilterUpdaterTest {
     assertEquals(0.001, r.filter().parameters().targetFpp(), 1e-12);
   }
 
+  @Test
+  void storedFiltersAreUpdatedAsNewVersions(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    List<long[]> before = new ArrayList<>();
+    for (long k = 0; k < 2000; k++) {
+      before.add(new long[] {k, k});
+    }
+    dev.cuckoofilter.spark.store.FilterStore store = dev.cuckoofilter.spark.store.FilterStore.open(
+        dir.resolve("filters").toUri().toString(), spark);
+    dev.cuckoofilter.spark.SparkCuckooFilter built = dev.cuckoofilter.spark.CuckooFilters.builder(rows(before))
+        .keys("k").expectedItems(EXPECTED).fpp(FPP).build();
+    assertEquals(1, built.saveTo(store, "initial build").version());
+    List<long[]> added = List.of(new long[] {5000, 5000}, new long[] {5001, 5001});
+    List<long[]> after = new ArrayList<>(before.subList(100, before.size()));
+    after.addAll(added);
+    FilterUpdater.Published published = FilterUpdater.update(store,
+        ChangeSet.of(rows(added), rows(before.subList(0, 100)), rows(after)), "orders delta 2026-11-21");
+    assertEquals(2, published.version().version());
+    var latest = store.readLatest();
+    assertEquals(1, latest.metadata().parentVersion());
+    assertEquals("orders delta 2026-11-21", latest.metadata().source());
+    assertArrayEquals(fresh(rows(after)).toByteArray(), latest.filter().toByteArray());
+    // The change's key column must have the filter's type.
+    Dataset<Row> strings = rows(after).selectExpr("CAST(k AS STRING) AS k", "row");
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> FilterUpdater.update(store, ChangeSet.between(strings, strings), "bad"));
+    assertTrue(e.getMessage().contains("key column k"), e.getMessage());
+  }
+
   /** A long random sequence of changes against the exact key set. */
   @Test
   void randomUpdateSequencesNeverLoseAKey() throws Exception {
