@@ -44,7 +44,9 @@ import scala.runtime.AbstractFunction1;
  * {@code applicationSideThreshold} and neither side is small enough to be broadcast (then nothing is
  * shuffled), when the other side is at most {@code creationSideThreshold} and has a selective predicate
  * or join, and not twice for the same keys. The filter is sized from the exact number of distinct keys
- * of the other side (no fixed default, no item cap). Settings: {@link RuntimeFilterConf}.
+ * of the other side (no fixed default, no item cap). A registered stored filter of the other side
+ * ({@link StoredFilterIndex}) is probed instead of building one when it is current. Settings:
+ * {@link RuntimeFilterConf}.
  */
 public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
   @Override
@@ -69,7 +71,7 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
         return rewrite(child, conf, budget);
       }
     });
-    if (!(withChildren instanceof Join) || budget[0] <= 0) {
+    if (!(withChildren instanceof Join)) {
       return withChildren;
     }
     Join join = (Join) withChildren;
@@ -86,28 +88,45 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     List<Expression> rightKeys = list(keys.get()._3());
     LogicalPlan left = join.left();
     LogicalPlan right = join.right();
-    if (worthPruning(JoinPruning.Side.LEFT, joinType, left, right, leftKeys, conf)) {
-      left = pruned(left, leftKeys, right, rightKeys, conf);
-      budget[0]--;
-    }
-    if (budget[0] > 0 && worthPruning(JoinPruning.Side.RIGHT, joinType, right, left, rightKeys, conf)) {
-      right = pruned(right, rightKeys, left, leftKeys, conf);
-      budget[0]--;
-    }
+    LogicalPlan newLeft = prune(JoinPruning.Side.LEFT, joinType, left, leftKeys, right, rightKeys, conf, budget);
+    LogicalPlan newRight = prune(JoinPruning.Side.RIGHT, joinType, right, rightKeys, left, leftKeys, conf, budget);
+    left = newLeft;
+    right = newRight;
     if (left == join.left() && right == join.right()) {
       return join;
     }
     return new Join(left, right, join.joinType(), join.condition(), join.hint());
   }
 
-  private static boolean worthPruning(JoinPruning.Side side, String joinType, LogicalPlan application,
-      LogicalPlan creation, List<Expression> applicationKeys, RuntimeFilterConf conf) {
-    if (JoinPruning.refusal(joinType, side) != null || alreadyPruned(application, applicationKeys)) {
-      return false;
+  /**
+   * {@code application} with a cuckoo filter of {@code creation}'s keys, if that is safe and worth it:
+   * a registered, current stored filter of {@code creation} ({@link StoredFilterIndex}) when there is
+   * one, else a filter built for the query.
+   */
+  private static LogicalPlan prune(JoinPruning.Side side, String joinType, LogicalPlan application,
+      List<Expression> applicationKeys, LogicalPlan creation, List<Expression> creationKeys, RuntimeFilterConf conf,
+      int[] budget) {
+    if (budget[0] <= 0 || JoinPruning.refusal(joinType, side) != null || alreadyPruned(application, applicationKeys)
+        || !(conf.force || shuffledAndLarge(application, creation, conf))) {
+      return application;
     }
-    if (conf.force) {
-      return true;
+    java.util.Optional<StoredFilterIndex.Match> stored = StoredFilterIndex.find(creation, creationKeys, applicationKeys);
+    if (stored.isPresent()) {
+      budget[0]--;
+      return new Filter(stored.get().probe(), application);
     }
+    if (conf.force || !conf.requireSelective || selective(creation)) {
+      budget[0]--;
+      return pruned(application, applicationKeys, creation, creationKeys, conf);
+    }
+    return application;
+  }
+
+  /**
+   * The side to prune is large enough to be worth it, the other side small enough to build from, and
+   * neither is small enough to be broadcast (then nothing is shuffled and pruning saves little).
+   */
+  private static boolean shuffledAndLarge(LogicalPlan application, LogicalPlan creation, RuntimeFilterConf conf) {
     SQLConf sql = SQLConf.get();
     long applicationSize = application.stats().sizeInBytes().min(scala.math.BigInt.apply(Long.MAX_VALUE)).longValue();
     long creationSize = creation.stats().sizeInBytes().min(scala.math.BigInt.apply(Long.MAX_VALUE)).longValue();
@@ -116,8 +135,7 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     return shuffled
         && applicationSize >= conf.applicationSideThreshold
         && creationSize <= conf.creationSideThreshold
-        && creationSize < applicationSize
-        && (!conf.requireSelective || selective(creation));
+        && creationSize < applicationSize;
   }
 
   /** The side already carries a cuckoo filter on these keys (the rule may meet a plan twice). */
