@@ -47,8 +47,10 @@ public final class JoinPruningBenchmark {
   public static void main(String[] args) throws IOException {
     Map<String, String> opts = Args.parse(args, Map.of(
         "--data", "/tmp/spark-cuckoo-bench", "--out", "", "--runs", "3", "--selectivities", "0.01,0.1",
-        "--fact-rows", String.valueOf(BenchData.FACT_ROWS), "--dim-rows", String.valueOf(BenchData.DIM_ROWS)),
-        "JoinPruningBenchmark: the fact/dimension semi-join pruning scenario");
+        "--fact-rows", String.valueOf(BenchData.FACT_ROWS), "--dim-rows", String.valueOf(BenchData.DIM_ROWS),
+        "--suite", "all"),
+        "JoinPruningBenchmark: the fact/dimension semi-join pruning scenario; --suite pruning (explicit pruning, "
+            + "sort-merge join forced), rule (Spark defaults with and without the cuckoo optimizer rule) or all");
     SparkSession spark = SparkSession.builder().master("local[2]").appName("join-pruning-benchmark")
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.sql.extensions", "dev.cuckoofilter.spark.CuckooFilterExtensions")
@@ -66,8 +68,14 @@ public final class JoinPruningBenchmark {
     JoinPruningBenchmark bench = new JoinPruningBenchmark(spark, Integer.parseInt(opts.get("--runs")));
     List<String> csv = new ArrayList<>();
     csv.add("selectivity,variant,median_seconds,shuffle_bytes,shuffle_records,result_rows,matching_fact_rows");
+    String suite = opts.get("--suite");
     for (String s : opts.get("--selectivities").split(",")) {
-      bench.scenario(Double.parseDouble(s), csv);
+      if (suite.equals("pruning") || suite.equals("all")) {
+        bench.scenario(Double.parseDouble(s), csv);
+      }
+      if (suite.equals("rule") || suite.equals("all")) {
+        bench.ruleScenario(Double.parseDouble(s), dir, csv);
+      }
     }
     if (!opts.get("--out").isEmpty()) {
       Path out = Path.of(opts.get("--out"));
@@ -118,6 +126,11 @@ public final class JoinPruningBenchmark {
     variants.put("cuckoo filter (built beforehand)", () -> withRuntimeFilter(false, () ->
         prebuilt.prune(fact, "dim_key").join(dim, "dim_key").selectExpr("count(*)", "sum(amount)").first()));
 
+    run(variants, selectivity, matching, csv);
+  }
+
+  /** Times each variant (one warm-up, then the median of the runs) and records it. */
+  private void run(Map<String, Supplier<Row>> variants, double selectivity, long matching, List<String> csv) {
     System.out.printf("%-44s %10s %16s %14s%n", "variant", "median s", "shuffle bytes", "shuffle rows");
     for (Map.Entry<String, Supplier<Row>> v : variants.entrySet()) {
       v.getValue().get(); // warm-up
@@ -139,8 +152,64 @@ public final class JoinPruningBenchmark {
     }
   }
 
+  /**
+   * The same query with Spark's defaults (adaptive execution, 10 MB broadcast threshold, its runtime bloom
+   * filter thresholds unchanged), without and with the cuckoo optimizer rule, and with a registered stored
+   * filter of the dimension slice (stored beforehand, untimed).
+   */
+  private void ruleScenario(double selectivity, String dir, List<String> csv) throws IOException {
+    int segments = (int) Math.round(selectivity * 100);
+    spark.conf().unset("spark.sql.autoBroadcastJoinThreshold");
+    spark.conf().unset("spark.sql.join.preferSortMergeJoin");
+    String slice = "dim_slice_" + segments;
+    spark.sql("CREATE OR REPLACE TEMP VIEW " + slice + " AS SELECT * FROM dim WHERE segment < " + segments);
+    String query = "SELECT count(*) AS n, sum(f.amount) AS total FROM fact f JOIN dim d ON f.dim_key = d.dim_key "
+        + "WHERE d.segment < " + segments;
+    String viaView = "SELECT count(*) AS n, sum(f.amount) AS total FROM fact f JOIN " + slice
+        + " d ON f.dim_key = d.dim_key";
+    long matching = spark.sql("SELECT count(*) FROM fact f LEFT SEMI JOIN " + slice + " d ON f.dim_key = d.dim_key")
+        .first().getLong(0);
+    String location = Path.of(dir, "filters", slice).toUri().toString();
+    dev.cuckoofilter.spark.optimizer.StoredFilterIndex.storeIndex(spark, slice, List.of("dim_key"), location, 0.001);
+    System.out.printf(Locale.ROOT, "%n== Spark defaults, selectivity %.0f%%: %,d matching fact rows%n", selectivity * 100,
+        matching);
+    Map<String, Supplier<Row>> variants = new LinkedHashMap<>();
+    variants.put("spark defaults", () -> withRule(false, null, () -> spark.sql(query).first()));
+    variants.put("spark defaults + cuckoo rule", () -> withRule(true, null, () -> spark.sql(query).first()));
+    variants.put("+ registered stored filter", () -> withRule(true, slice + "=" + location,
+        () -> spark.sql(viaView).first()));
+    run(variants, selectivity, matching, csv);
+    spark.conf().set("spark.sql.autoBroadcastJoinThreshold", "-1");
+    spark.conf().set("spark.sql.join.preferSortMergeJoin", "true");
+  }
+
+  /**
+   * Runs with the cuckoo rule on or off and, if given as {@code view=location}, one registered stored
+   * filter (registrations match by plan, so the build-only variants must run without it).
+   */
+  private <T> T withRule(boolean enabled, String registration, Supplier<T> body) {
+    String prefix = dev.cuckoofilter.spark.optimizer.StoredFilterIndex.PREFIX;
+    for (String key : spark.conf().getAll().keySet().toList().mkString("\n").split("\n")) {
+      if (key.startsWith(prefix)) {
+        spark.conf().unset(key);
+      }
+    }
+    spark.conf().set(dev.cuckoofilter.spark.optimizer.RuntimeFilterConf.ENABLED, String.valueOf(enabled));
+    if (registration != null) {
+      String[] parts = registration.split("=", 2);
+      dev.cuckoofilter.spark.optimizer.StoredFilterIndex.register(spark, parts[0], parts[1]);
+    }
+    try {
+      return body.get();
+    } finally {
+      spark.conf().unset(dev.cuckoofilter.spark.optimizer.RuntimeFilterConf.ENABLED);
+    }
+  }
+
   /** Runs with Spark's runtime bloom filter on (thresholds changed so it applies here) or off. */
   private <T> T withRuntimeFilter(boolean enabled, Supplier<T> body) {
+    // The explicit-pruning suite compares pruning methods: the automatic cuckoo rule stays off.
+    spark.conf().set(dev.cuckoofilter.spark.optimizer.RuntimeFilterConf.ENABLED, "false");
     spark.conf().set("spark.sql.optimizer.runtime.bloomFilter.enabled", String.valueOf(enabled));
     if (enabled) {
       spark.conf().set("spark.sql.optimizer.runtime.bloomFilter.applicationSideScanSizeThreshold", "10MB");
@@ -152,6 +221,7 @@ public final class JoinPruningBenchmark {
       spark.conf().unset("spark.sql.optimizer.runtime.bloomFilter.applicationSideScanSizeThreshold");
       spark.conf().unset("spark.sql.optimizer.runtime.bloomFilter.creationSideThreshold");
       spark.conf().unset("spark.sql.optimizer.runtime.bloomFilter.enabled");
+      spark.conf().unset(dev.cuckoofilter.spark.optimizer.RuntimeFilterConf.ENABLED);
     }
   }
 }
