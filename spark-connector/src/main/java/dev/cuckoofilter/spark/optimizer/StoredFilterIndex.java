@@ -84,6 +84,24 @@ public final class StoredFilterIndex {
     return version;
   }
 
+  /**
+   * Brings the stored filter registered for {@code table} up to date with {@code change} (an
+   * incremental update, FilterUpdater) and records the table's current fingerprint, so the rule uses it
+   * again.
+   */
+  public static FilterVersion updateIndex(SparkSession spark, String table,
+      dev.cuckoofilter.spark.update.ChangeSet change) throws IOException {
+    String location = spark.conf().get(PREFIX + table.toLowerCase(Locale.ROOT), null);
+    if (location == null) {
+      throw new IllegalArgumentException("no stored filter is registered for " + table + " (" + PREFIX
+          + table.toLowerCase(Locale.ROOT) + " is not set)");
+    }
+    String fingerprint = fingerprint(spark.table(table).queryExecution().optimizedPlan())
+        .orElseThrow(() -> new IllegalArgumentException("table " + table + " is not file-based"));
+    return dev.cuckoofilter.spark.update.FilterUpdater.update(FilterStore.open(location, spark), change,
+        "table " + table, Map.of(FINGERPRINT, fingerprint)).version();
+  }
+
   /** A stored filter that can replace a build for a join side, or why it cannot. */
   record Match(Expression probe, String description) {}
 

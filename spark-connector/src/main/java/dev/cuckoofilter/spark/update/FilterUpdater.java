@@ -113,12 +113,19 @@ public final class FilterUpdater {
    *     the new latest version and retry
    */
   public static Published update(FilterStore store, ChangeSet change, String source) throws IOException {
+    return update(store, change, source, java.util.Map.of());
+  }
+
+  /** {@link #update(FilterStore, ChangeSet, String)} recording {@code properties} in the new version's metadata. */
+  public static Published update(FilterStore store, ChangeSet change, String source,
+      java.util.Map<String, String> properties) throws IOException {
     StoredFilter latest = store.readLatest();
     List<StructField> keys = latest.metadata().keyColumns();
     String[] names = keys.stream().map(StructField::name).toArray(String[]::new);
     checkKeyTypes(change.current, keys, store.location());
     UpdateResult result = update(latest.filter(), change, names);
-    FilterMetadata metadata = FilterMetadata.of(result.filter(), keys, source, latest.version().version());
+    FilterMetadata metadata = FilterMetadata.of(result.filter(), keys, source, latest.version().version())
+        .withProperties(properties);
     return new Published(result, store.publish(result.filter(), metadata));
   }
 

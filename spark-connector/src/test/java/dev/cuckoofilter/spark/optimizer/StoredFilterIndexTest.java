@@ -83,11 +83,16 @@ class StoredFilterIndexTest {
     assertEquals(expected, sorted(afterAppend));
     assertTrue(expected.stream().anyMatch(r -> r.getString(2).equals("d5000")), "the new dimension rows join");
 
-    // Storing again makes it current: version 2 is used.
-    assertEquals(2, StoredFilterIndex.storeIndex(spark, "dim_active", List.of("k"), location, 0.001).version());
+    // An incremental update with the new rows makes it current: version 2 is used.
+    Dataset<Row> newRows = spark.table("dim_active").where("name >= 'd5000' AND length(name) = 5");
+    assertEquals(2, StoredFilterIndex.updateIndex(spark, "dim_active",
+        dev.cuckoofilter.spark.update.ChangeSet.of(newRows, newRows.limit(0), spark.table("dim_active"))).version());
     String fresh = plan(spark.sql(QUERY));
     assertTrue(fresh.contains("filters/dim_active version 2"), fresh);
     assertEquals(expected, sorted(spark.sql(QUERY)));
+    // So does storing it again (a rebuild): version 3.
+    assertEquals(3, StoredFilterIndex.storeIndex(spark, "dim_active", List.of("k"), location, 0.001).version());
+    assertTrue(plan(spark.sql(QUERY)).contains("filters/dim_active version 3"));
   }
 
   @Test
