@@ -32,7 +32,12 @@ public abstract class FilterHandle implements Serializable {
 
   /** A handle for a broadcast filter. */
   public static FilterHandle of(Broadcast<CuckooFilter> broadcast, CuckooFilter filter) {
-    return new BroadcastHandle(broadcast, summary(filter));
+    return broadcast(broadcast, "broadcast " + broadcast.id() + ": " + summary(filter));
+  }
+
+  /** A handle for a broadcast filter, shown in plans as {@code description}. */
+  public static FilterHandle broadcast(Broadcast<CuckooFilter> broadcast, String description) {
+    return new BroadcastHandle(broadcast, description);
   }
 
   /**
@@ -46,7 +51,7 @@ public abstract class FilterHandle implements Serializable {
     Option<SparkContext> context = org.apache.spark.SparkContext$.MODULE$.getActive();
     if (bytes.length > BROADCAST_THRESHOLD_BYTES && TaskContext.get() == null && context.isDefined()) {
       Broadcast<CuckooFilter> b = context.get().broadcast(filter, ClassTag$.MODULE$.apply(CuckooFilter.class));
-      return new BroadcastHandle(b, summary(filter));
+      return of(b, filter);
     }
     return new BytesHandle(bytes, summary(filter));
   }
@@ -59,11 +64,11 @@ public abstract class FilterHandle implements Serializable {
   private static final class BroadcastHandle extends FilterHandle {
     private static final long serialVersionUID = 1L;
     private final Broadcast<CuckooFilter> broadcast;
-    private final String summary;
+    private final String description;
 
-    BroadcastHandle(Broadcast<CuckooFilter> broadcast, String summary) {
+    BroadcastHandle(Broadcast<CuckooFilter> broadcast, String description) {
       this.broadcast = broadcast;
-      this.summary = summary;
+      this.description = description;
     }
 
     @Override
@@ -73,7 +78,7 @@ public abstract class FilterHandle implements Serializable {
 
     @Override
     public String describe() {
-      return "broadcast " + broadcast.id() + ": " + summary;
+      return description;
     }
   }
 

@@ -20,7 +20,7 @@ final class StoredFilterHandles {
   /** The filter, read on the driver, as a broadcast. */
   static FilterHandle broadcast(SparkSession spark, String location, CommitRecord r, CuckooFilter filter) {
     Broadcast<CuckooFilter> b = spark.sparkContext().broadcast(filter, ClassTag$.MODULE$.apply(CuckooFilter.class));
-    return new Broadcasted(b, describe(location, r, "broadcast " + b.id()));
+    return FilterHandle.broadcast(b, describe(location, r, "broadcast " + b.id()));
   }
 
   /**
@@ -58,27 +58,6 @@ final class StoredFilterHandles {
       throw new UncheckedIOException(e);
     }
     return conf;
-  }
-
-  private static final class Broadcasted extends FilterHandle {
-    private static final long serialVersionUID = 1L;
-    private final Broadcast<CuckooFilter> broadcast;
-    private final String description;
-
-    Broadcasted(Broadcast<CuckooFilter> broadcast, String description) {
-      this.broadcast = broadcast;
-      this.description = description;
-    }
-
-    @Override
-    public CuckooFilter filter() {
-      return broadcast.value();
-    }
-
-    @Override
-    public String describe() {
-      return description;
-    }
   }
 
   /** Resolved through {@link ExecutorFilterCache}: one read of the store per executor JVM. */
