@@ -2,7 +2,7 @@ package dev.cuckoofilter.spark.store;
 
 import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.core.format.FilterFormat;
-import dev.cuckoofilter.spark.hash.KeyHashing;
+import dev.cuckoofilter.spark.hash.KeyTypes;
 import java.io.Serializable;
 import java.time.Instant;
 import java.util.Collections;
@@ -47,7 +47,7 @@ public record FilterMetadata(List<StructField> keyColumns, double fpp, long item
       if (f == null) {
         throw new IllegalArgumentException("FilterMetadata.keyColumns: contains null");
       }
-      if (!KeyHashing.supported(f.dataType())) {
+      if (!KeyTypes.supported(f.dataType())) {
         throw new IllegalArgumentException("FilterMetadata.keyColumns: key column " + f.name() + " has unsupported type "
             + f.dataType().simpleString() + "; keys can be integral, boolean, float, double, decimal, string, "
             + "binary, date, timestamp or structs of these");
