@@ -3,7 +3,7 @@ package dev.cuckoofilter.spark;
 import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
 import dev.cuckoofilter.spark.expressions.CuckooKeyHash;
-import dev.cuckoofilter.spark.hash.KeyHashing;
+import dev.cuckoofilter.spark.hash.KeyTypes;
 import dev.cuckoofilter.spark.prune.JoinPruning;
 import dev.cuckoofilter.spark.sql.CuckooSqlFunctions;
 import java.io.IOException;
@@ -179,7 +179,7 @@ public final class CuckooFilters {
           .asJava();
       List<StructField> fields = List.of(keyData.schema().fields());
       for (StructField f : fields) {
-        if (!KeyHashing.supported(f.dataType())) {
+        if (!KeyTypes.supported(f.dataType())) {
           throw new IllegalArgumentException("key column " + f.name() + " has unsupported type "
               + f.dataType().simpleString() + "; keys can be integral, boolean, float, double, decimal, string, "
               + "binary, date, timestamp or structs of these");

@@ -5,7 +5,7 @@ import dev.cuckoofilter.spark.expressions.CuckooMightContain;
 import dev.cuckoofilter.spark.expressions.FilterHandle;
 import dev.cuckoofilter.spark.expressions.FilterReference;
 import dev.cuckoofilter.spark.expressions.PruneMetrics;
-import dev.cuckoofilter.spark.hash.KeyHashing;
+import dev.cuckoofilter.spark.hash.KeyTypes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -172,7 +172,7 @@ public final class SparkCuckooFilter {
     // A struct key and its fields are the same composite key.
     List<String> parts = new ArrayList<>();
     for (DataType t : types) {
-      String c = KeyHashing.category(t);
+      String c = KeyTypes.category(t);
       parts.add(c.startsWith("struct<") ? c.substring(7, c.length() - 1) : c);
     }
     return String.join(",", parts);

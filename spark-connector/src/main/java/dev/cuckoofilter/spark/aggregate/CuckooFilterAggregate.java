@@ -6,7 +6,7 @@ import dev.cuckoofilter.core.EntryCodes;
 import dev.cuckoofilter.core.FilterFullException;
 import dev.cuckoofilter.core.FilterParameters;
 import dev.cuckoofilter.spark.expressions.CuckooKeyHash;
-import dev.cuckoofilter.spark.hash.KeyHashing;
+import dev.cuckoofilter.spark.hash.KeyTypes;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -139,7 +139,7 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
       return new TypeCheckResult.TypeCheckFailure(NAME + ": needs a key argument");
     }
     for (Expression k : ks) {
-      if (!KeyHashing.supported(k.dataType())) {
+      if (!KeyTypes.supported(k.dataType())) {
         return new TypeCheckResult.TypeCheckFailure(NAME + ": argument 1 (key) has unsupported type "
             + k.dataType().simpleString() + "; keys can be integral, boolean, float, double, decimal, string, "
             + "binary, date, timestamp or structs of these");

@@ -2,6 +2,7 @@ package dev.cuckoofilter.spark.expressions;
 
 import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.spark.hash.KeyHashing;
+import dev.cuckoofilter.spark.hash.KeyTypes;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -132,7 +133,7 @@ public final class CuckooMightContain extends JavaExpression {
     }
     List<Expression> ks = list(keys);
     for (int i = 0; i < ks.size(); i++) {
-      if (!KeyHashing.supported(ks.get(i).dataType())) {
+      if (!KeyTypes.supported(ks.get(i).dataType())) {
         return failure("argument " + (i + 2) + " (key) has unsupported type " + ks.get(i).dataType().simpleString()
             + "; keys can be integral, boolean, float, double, decimal, string, binary, date, timestamp or structs"
             + " of these");

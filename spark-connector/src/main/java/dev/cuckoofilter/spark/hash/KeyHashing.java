@@ -44,7 +44,8 @@ import scala.Option;
  *   <li>struct: its fields in order, as a composite key. Composite keys chain the seed.
  * </ul>
  *
- * A key with any null component is null: it is left out of filters and never matches.
+ * A key with any null component is null: it is left out of filters and never matches. Which types can be
+ * keys, and which hash alike, is {@link KeyTypes}.
  */
 public final class KeyHashing {
   private KeyHashing() {}
@@ -82,57 +83,7 @@ public final class KeyHashing {
         : CuckooHash.hashBytes(unscaled.toByteArray(), seed);
   }
 
-  // ---------------------------------------------------------------------- types
-
-  /** True if values of this type can be keys (structs: if all their fields can). */
-  public static boolean supported(DataType type) {
-    if (type instanceof StructType) {
-      for (StructField field : ((StructType) type).fields()) {
-        if (!supported(field.dataType())) {
-          return false;
-        }
-      }
-      return ((StructType) type).fields().length > 0;
-    }
-    return integral(type) || type instanceof BooleanType || type instanceof FloatType
-        || type instanceof DoubleType || type instanceof DecimalType || type instanceof StringType
-        || type instanceof BinaryType;
-  }
-
-  /**
-   * What a key type hashes as: types in one category hash the same values alike (int and long, float and
-   * double), so a filter built on one can be probed with the other; other pairs are refused.
-   */
-  public static String category(DataType type) {
-    if (type instanceof StructType) {
-      StringBuilder sb = new StringBuilder("struct<");
-      StructField[] fields = ((StructType) type).fields();
-      for (int i = 0; i < fields.length; i++) {
-        sb.append(i == 0 ? "" : ",").append(category(fields[i].dataType()));
-      }
-      return sb.append('>').toString();
-    }
-    if (type instanceof ByteType || type instanceof ShortType || type instanceof IntegerType
-        || type instanceof LongType) {
-      return "integer";
-    }
-    if (type instanceof TimestampType || type instanceof TimestampNTZType) {
-      return "timestamp";
-    }
-    if (type instanceof FloatType || type instanceof DoubleType) {
-      return "floating";
-    }
-    if (type instanceof DecimalType) {
-      return "decimal(scale " + ((DecimalType) type).scale() + ")";
-    }
-    return type.typeName();
-  }
-
-  private static boolean integral(DataType type) {
-    return type instanceof ByteType || type instanceof ShortType || type instanceof IntegerType
-        || type instanceof LongType || type instanceof DateType || type instanceof TimestampType
-        || type instanceof TimestampNTZType;
-  }
+  // ---------------------------------------------------------------------- keys
 
   /**
    * The key's components: struct-typed keys are expanded into their fields (recursively), so
@@ -193,7 +144,7 @@ public final class KeyHashing {
    */
   public static String genFold(DataType type, String value, String hashVar) {
     String k = KeyHashing.class.getName();
-    if (integral(type)) {
+    if (KeyTypes.integral(type)) {
       return hashVar + " = " + k + ".hashLong((long) " + value + ", " + hashVar + ");";
     }
     if (type instanceof BooleanType) {

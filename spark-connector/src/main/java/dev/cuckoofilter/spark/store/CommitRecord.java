@@ -8,18 +8,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.StructField;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * The content of a commit file {@code versions/<version>.json}: a version exists exactly when its commit
- * file does. The JSON is specified in docs/STORE.md ("Commit record").
+ * file does. The JSON is specified in docs/STORE.md ("Commit record"). Reading and writing it needs no
+ * Spark: the key columns stay JSON ({@link VersionMetadata}).
  *
  * @param version        the version number
  * @param commitId       unique id of this publish (also in the data file's name)
@@ -30,7 +26,7 @@ import org.apache.spark.sql.types.StructType;
  * @param metadata       the metadata published with the filter
  */
 record CommitRecord(long version, String commitId, String parentCommitId, Instant publishedAt, DataFileRef data,
-    FilterMetadata metadata) {
+    VersionMetadata metadata) {
 
   /** Layout version of the commit JSON; readers refuse newer ones instead of misreading them. */
   static final int STORE_FORMAT = 1;
@@ -61,9 +57,9 @@ record CommitRecord(long version, String commitId, String parentCommitId, Instan
     d.put("bodyCrc32c", data.bodyCrc32c());
     ObjectNode m = root.putObject("metadata");
     try {
-      m.set("keyColumns", JSON.readTree(metadata.keySchema().json()));
+      m.set("keyColumns", JSON.readTree(metadata.keyColumnsJson()));
     } catch (JsonProcessingException e) {
-      throw new IllegalStateException("Spark wrote a schema Jackson cannot read back", e);
+      throw new IllegalStateException("VersionMetadata holds key columns Jackson cannot read back", e);
     }
     m.put("fpp", metadata.fpp());
     m.put("itemCount", metadata.itemCount());
@@ -124,16 +120,6 @@ record CommitRecord(long version, String commitId, String parentCommitId, Instan
     DataFileRef data = new DataFileRef(file, integer(d, "bytes"), uint32(d, "headerCrc32c"), uint32(d, "bodyCrc32c"));
     JsonNode m = object(root, "metadata");
     JsonNode keys = object(m, "keyColumns");
-    DataType keyType;
-    try {
-      keyType = DataType.fromJson(keys.toString());
-    } catch (RuntimeException e) {
-      throw new Malformed("metadata.keyColumns is not a Spark schema (" + e.getMessage() + ")");
-    }
-    if (!(keyType instanceof StructType)) {
-      throw new Malformed("metadata.keyColumns is not a struct schema but " + keyType.simpleString());
-    }
-    List<StructField> keyColumns = new ArrayList<>(List.of(((StructType) keyType).fields()));
     Map<String, String> properties = new LinkedHashMap<>();
     JsonNode props = object(m, "properties");
     for (Iterator<Map.Entry<String, JsonNode>> it = props.fields(); it.hasNext(); ) {
@@ -147,9 +133,9 @@ record CommitRecord(long version, String commitId, String parentCommitId, Instan
     if (fpp == null || !fpp.isNumber()) {
       throw new Malformed("field fpp is missing or not a number");
     }
-    FilterMetadata metadata;
+    VersionMetadata metadata;
     try {
-      metadata = new FilterMetadata(keyColumns, fpp.asDouble(), integer(m, "itemCount"), integer(m, "capacity"),
+      metadata = new VersionMetadata(keys.toString(), fpp.asDouble(), integer(m, "itemCount"), integer(m, "capacity"),
           text(m, "source"), instant(m, "createdAt"), integer(m, "parentVersion"), (int) integer(m, "formatVersion"),
           properties);
     } catch (IllegalArgumentException e) {

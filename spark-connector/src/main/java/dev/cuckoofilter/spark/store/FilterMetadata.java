@@ -2,19 +2,20 @@ package dev.cuckoofilter.spark.store;
 
 import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.core.format.FilterFormat;
-import dev.cuckoofilter.spark.hash.KeyHashing;
+import dev.cuckoofilter.spark.hash.KeyTypes;
 import java.io.Serializable;
 import java.time.Instant;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
  * What is published with each filter version (docs/STORE.md, "Metadata"). Probes use the key columns to
- * refuse keys of other types; writers use {@link #parentVersion()} for optimistic concurrency.
+ * refuse keys of other types; writers use {@link #parentVersion()} for optimistic concurrency. The
+ * commit record holds the same metadata with the key columns as JSON ({@link VersionMetadata}), which
+ * is what tools without Spark read and write.
  *
  * @param keyColumns    names and Spark types of the key columns, in key order (several for a composite key)
  * @param fpp           the false-positive rate the filter was built for, in [0, 1)
@@ -47,45 +48,16 @@ public record FilterMetadata(List<StructField> keyColumns, double fpp, long item
       if (f == null) {
         throw new IllegalArgumentException("FilterMetadata.keyColumns: contains null");
       }
-      if (!KeyHashing.supported(f.dataType())) {
+      if (!KeyTypes.supported(f.dataType())) {
         throw new IllegalArgumentException("FilterMetadata.keyColumns: key column " + f.name() + " has unsupported type "
             + f.dataType().simpleString() + "; keys can be integral, boolean, float, double, decimal, string, "
             + "binary, date, timestamp or structs of these");
       }
     }
     keyColumns = List.copyOf(keyColumns);
-    if (!(fpp >= 0 && fpp < 1)) {
-      throw new IllegalArgumentException("FilterMetadata.fpp must be in [0, 1), got " + fpp);
-    }
-    if (itemCount < 0) {
-      throw new IllegalArgumentException("FilterMetadata.itemCount must not be negative, got " + itemCount);
-    }
-    if (capacity < 0) {
-      throw new IllegalArgumentException("FilterMetadata.capacity must not be negative, got " + capacity);
-    }
+    MetadataChecks.check("FilterMetadata", fpp, itemCount, capacity, createdAt, parentVersion, formatVersion);
     source = source == null ? "" : source;
-    if (createdAt == null) {
-      throw new IllegalArgumentException("FilterMetadata.createdAt is missing");
-    }
-    if (parentVersion < NO_PARENT || parentVersion == 0) {
-      throw new IllegalArgumentException("FilterMetadata.parentVersion must be -1 (no parent) or a version number "
-          + "(1 or more), got " + parentVersion);
-    }
-    if (formatVersion < 1) {
-      throw new IllegalArgumentException("FilterMetadata.formatVersion must be 1 or more, got " + formatVersion);
-    }
-    TreeMap<String, String> sorted = new TreeMap<>();
-    if (properties != null) {
-      for (Map.Entry<String, String> e : properties.entrySet()) {
-        if (e.getKey() == null || e.getValue() == null) {
-          throw new IllegalArgumentException("FilterMetadata.properties: null key or value (" + e.getKey() + " = "
-              + e.getValue() + ")");
-        }
-        sorted.put(e.getKey(), e.getValue());
-      }
-    }
-    // Sorted so that the JSON of equal metadata is byte-identical.
-    properties = Collections.unmodifiableMap(sorted);
+    properties = MetadataChecks.sortedProperties("FilterMetadata", properties);
   }
 
   /**
@@ -101,10 +73,36 @@ public record FilterMetadata(List<StructField> keyColumns, double fpp, long item
     if (filter == null) {
       throw new IllegalArgumentException("FilterMetadata.of: filter is null");
     }
-    double target = filter.parameters().targetFpp();
-    double fpp = target > 0 ? target : Math.min(filter.expectedFpp(), Math.nextDown(1.0));
-    return new FilterMetadata(keyColumns, fpp, filter.size(), filter.capacity(), source, Instant.now(), parentVersion,
-        FilterFormat.VERSION, Map.of());
+    return new FilterMetadata(keyColumns, MetadataChecks.fppOf(filter), filter.size(), filter.capacity(), source,
+        Instant.now(), parentVersion, FilterFormat.VERSION, Map.of());
+  }
+
+  /**
+   * The typed form of metadata read without Spark: the key columns' JSON parsed as a Spark schema.
+   *
+   * @throws IllegalArgumentException if the JSON is not a schema Spark reads, or a key type is unsupported
+   */
+  public static FilterMetadata fromVersionMetadata(VersionMetadata m) {
+    if (m == null) {
+      throw new IllegalArgumentException("FilterMetadata.fromVersionMetadata: metadata is null");
+    }
+    DataType keys;
+    try {
+      keys = DataType.fromJson(m.keyColumnsJson());
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("metadata.keyColumns is not a Spark schema (" + e.getMessage() + ")", e);
+    }
+    if (!(keys instanceof StructType)) {
+      throw new IllegalArgumentException("metadata.keyColumns is not a struct schema but " + keys.simpleString());
+    }
+    return new FilterMetadata(List.of(((StructType) keys).fields()), m.fpp(), m.itemCount(), m.capacity(), m.source(),
+        m.createdAt(), m.parentVersion(), m.formatVersion(), m.properties());
+  }
+
+  /** This metadata as its commit record holds it, with the key columns as Spark schema JSON. */
+  public VersionMetadata toVersionMetadata() {
+    return new VersionMetadata(keySchema().json(), fpp, itemCount, capacity, source, createdAt, parentVersion,
+        formatVersion, properties);
   }
 
   /** The same metadata based on another parent (to retry a publish after a {@link FilterConflictException}). */

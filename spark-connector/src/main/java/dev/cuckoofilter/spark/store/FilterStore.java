@@ -159,7 +159,21 @@ public final class FilterStore {
   public StoredFilter read(long version) throws IOException {
     requireVersionNumber(version);
     CommitRecord r = readCommit(version);
-    return new StoredFilter(r.toVersion(location), r.metadata(), readFilter(r.version(), r.data()));
+    FilterMetadata metadata = typedMetadata(r);
+    return new StoredFilter(r.toVersion(location), metadata, readFilter(r.version(), r.data()));
+  }
+
+  /**
+   * {@link #read(long)} without Spark: the metadata as the commit record holds it, with the key columns as
+   * JSON. Reads and verifies exactly as {@code read} does; needs only Hadoop's client on the classpath.
+   *
+   * @throws FilterVersionNotFoundException if the version does not exist or is removed while being read
+   * @throws StoredFilterCorruptException   if a file of the version is damaged
+   */
+  public StoredVersion readVersion(long version) throws IOException {
+    requireVersionNumber(version);
+    CommitRecord r = readCommit(version);
+    return new StoredVersion(r.toVersion(location), r.metadata(), readFilter(r.version(), r.data()));
   }
 
   /**
@@ -168,6 +182,17 @@ public final class FilterStore {
    * @throws FilterVersionNotFoundException if nothing was published at this location
    */
   public StoredFilter readLatest() throws IOException {
+    StoredVersion latest = readLatestVersion();
+    return new StoredFilter(latest.version(), typedMetadata(latest.version().version(), latest.metadata()),
+        latest.filter());
+  }
+
+  /**
+   * {@link #readLatest()} without Spark ({@link #readVersion(long)}).
+   *
+   * @throws FilterVersionNotFoundException if nothing was published at this location
+   */
+  public StoredVersion readLatestVersion() throws IOException {
     for (int attempt = 1; ; attempt++) {
       CommitRecord r = latestCommit();
       if (r == null) {
@@ -175,7 +200,7 @@ public final class FilterStore {
             + "nothing was published there");
       }
       try {
-        return new StoredFilter(r.toVersion(location), r.metadata(), readFilter(r.version(), r.data()));
+        return new StoredVersion(r.toVersion(location), r.metadata(), readFilter(r.version(), r.data()));
       } catch (FilterVersionNotFoundException e) {
         // Removed under us, which retention only does once a newer version exists: read that one.
         if (attempt == READ_LATEST_ATTEMPTS) {
@@ -203,6 +228,15 @@ public final class FilterStore {
     return publish(filter, metadata, PublishHook.NONE);
   }
 
+  /**
+   * {@link #publish(CuckooFilter, FilterMetadata)} without Spark, with the key columns as Spark schema JSON.
+   * Which types the key columns have is not checked here (that needs Spark's type classes): the caller
+   * must describe them as Spark would, or Spark readers refuse the version as corrupt.
+   */
+  public FilterVersion publish(CuckooFilter filter, VersionMetadata metadata) throws IOException {
+    return publish(filter, metadata, PublishHook.NONE);
+  }
+
   /** Where a test can stop a writer between writing its data file and committing. */
   interface PublishHook {
     PublishHook NONE = dataFile -> { };
@@ -211,11 +245,19 @@ public final class FilterStore {
   }
 
   FilterVersion publish(CuckooFilter filter, FilterMetadata metadata, PublishHook hook) throws IOException {
+    if (metadata == null) {
+      throw new IllegalArgumentException("publish: metadata is null; use FilterMetadata.of(filter, keyColumns, "
+          + "source, parentVersion)");
+    }
+    return publish(filter, metadata.toVersionMetadata(), hook);
+  }
+
+  FilterVersion publish(CuckooFilter filter, VersionMetadata metadata, PublishHook hook) throws IOException {
     if (filter == null) {
       throw new IllegalArgumentException("publish: filter is null");
     }
     if (metadata == null) {
-      throw new IllegalArgumentException("publish: metadata is null; use FilterMetadata.of(filter, keyColumns, "
+      throw new IllegalArgumentException("publish: metadata is null; use VersionMetadata.of(filter, keyColumnsJson, "
           + "source, parentVersion)");
     }
     requireDescribes(metadata, filter);
@@ -250,7 +292,7 @@ public final class FilterStore {
     return record.toVersion(location);
   }
 
-  private void requireDescribes(FilterMetadata m, CuckooFilter filter) {
+  private void requireDescribes(VersionMetadata m, CuckooFilter filter) {
     if (m.itemCount() != filter.size()) {
       throw new IllegalArgumentException("publish: metadata.itemCount is " + m.itemCount() + " but the filter holds "
           + filter.size() + " items");
@@ -502,7 +544,26 @@ public final class FilterStore {
     FilterHandle handle = broadcast
         ? StoredFilterHandles.broadcast(spark, location, r, readFilter(r.version(), r.data()))
         : StoredFilterHandles.loadedByExecutors(spark, location, r, conf);
-    return SparkCuckooFilter.of(spark, handle, r.metadata().keyColumns());
+    return SparkCuckooFilter.of(spark, handle, typedMetadata(r).keyColumns());
+  }
+
+  private FilterMetadata typedMetadata(CommitRecord r) throws StoredFilterCorruptException {
+    return typedMetadata(r.version(), r.metadata());
+  }
+
+  /**
+   * The metadata with Spark types. A record whose key columns Spark cannot read (edited by hand, or
+   * written by a tool that described a type Spark does not know) is damaged like an unparseable one.
+   */
+  private FilterMetadata typedMetadata(long version, VersionMetadata m) throws StoredFilterCorruptException {
+    try {
+      return FilterMetadata.fromVersionMetadata(m);
+    } catch (IllegalArgumentException e) {
+      StoredFilterCorruptException corrupt = new StoredFilterCorruptException(location, version,
+          layout.commitFile(version).toString(), "not a readable commit record: " + e.getMessage());
+      corrupt.initCause(e);
+      throw corrupt;
+    }
   }
 
   private static void requireSession(SparkSession spark) {
@@ -531,8 +592,12 @@ public final class FilterStore {
     return fs;
   }
 
-  /** Committed version numbers, ascending. */
-  List<Long> versionNumbers() throws IOException {
+  /**
+   * The committed version numbers, ascending, from the listing of {@code versions/} alone: no commit record
+   * is read, so tools that check a location ({@code cuckoo verify}) can reach every version even when some
+   * record is damaged, which {@link #versions()} reports by failing.
+   */
+  public List<Long> versionNumbers() throws IOException {
     FileStatus[] entries;
     try {
       entries = fs.listStatus(layout.versions);

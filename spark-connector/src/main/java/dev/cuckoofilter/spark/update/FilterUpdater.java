@@ -7,7 +7,7 @@ import dev.cuckoofilter.core.FilterParameters;
 import dev.cuckoofilter.spark.CuckooFilters;
 import dev.cuckoofilter.spark.SparkCuckooFilter;
 import dev.cuckoofilter.spark.expressions.CuckooKeyHash;
-import dev.cuckoofilter.spark.hash.KeyHashing;
+import dev.cuckoofilter.spark.hash.KeyTypes;
 import dev.cuckoofilter.spark.store.FilterMetadata;
 import dev.cuckoofilter.spark.store.FilterStore;
 import dev.cuckoofilter.spark.store.FilterVersion;
@@ -141,7 +141,7 @@ public final class FilterUpdater {
         throw new IllegalArgumentException("the dataset has no key column " + key.name() + " of the filter at "
             + location + "; its columns are " + String.join(", ", data.schema().fieldNames()), e);
       }
-      if (!KeyHashing.category(actual.dataType()).equals(KeyHashing.category(key.dataType()))) {
+      if (!KeyTypes.category(actual.dataType()).equals(KeyTypes.category(key.dataType()))) {
         throw new IllegalArgumentException("key column " + key.name() + " is " + actual.dataType().simpleString()
             + " in the dataset but " + key.dataType().simpleString() + " in the filter at " + location);
       }

@@ -1,15 +1,12 @@
 package dev.cuckoofilter.spark.hash;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoofilter.core.hash.CuckooHash;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
-import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.junit.jupiter.api.Test;
@@ -50,21 +47,5 @@ class KeyHashingTest {
     assertEquals(KeyHashing.hashDouble(1.5, 1), KeyHashing.hashDouble(1.5f, 1));
     assertNotEquals(KeyHashing.hashDouble(1.0, 1), KeyHashing.hashLong(1, 1));
     assertEquals(CuckooHash.hashLong(1, 5), KeyHashing.hashBoolean(true, 5));
-  }
-
-  @Test
-  void supportedTypesAndCategories() {
-    assertTrue(KeyHashing.supported(DataTypes.createStructType(new org.apache.spark.sql.types.StructField[] {
-        DataTypes.createStructField("a", DataTypes.LongType, true),
-        DataTypes.createStructField("b", DataTypes.StringType, true)})));
-    assertFalse(KeyHashing.supported(DataTypes.createArrayType(DataTypes.IntegerType)));
-    assertFalse(KeyHashing.supported(DataTypes.NullType));
-    assertEquals(KeyHashing.category(DataTypes.IntegerType), KeyHashing.category(DataTypes.LongType));
-    assertEquals(KeyHashing.category(DataTypes.FloatType), KeyHashing.category(DataTypes.DoubleType));
-    assertNotEquals(KeyHashing.category(DataTypes.DateType), KeyHashing.category(DataTypes.IntegerType));
-    assertNotEquals(KeyHashing.category(DataTypes.createDecimalType(10, 2)),
-        KeyHashing.category(DataTypes.createDecimalType(10, 3)));
-    assertEquals(KeyHashing.category(DataTypes.createDecimalType(10, 2)),
-        KeyHashing.category(DataTypes.createDecimalType(30, 2)));
   }
 }

@@ -9,7 +9,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 
 /** Metadata validation and the commit record's JSON, without any file system. */
@@ -43,7 +46,7 @@ class FilterMetadataTest {
     assertEquals(List.of("a", "b"), List.copyOf(m.properties().keySet()), "sorted, for byte-identical JSON");
     String id = "0686fed1-059b-4000-8a6f-e86e3a58fd31";
     CommitRecord r = new CommitRecord(4, id, "8a84e470-c530-4d5a-964d-5c15711f440d", NOW,
-        new DataFileRef(StoreLayout.dataName(4, id), 2766, 0xFFFFFFFFL, 0), m);
+        new DataFileRef(StoreLayout.dataName(4, id), 2766, 0xFFFFFFFFL, 0), m.toVersionMetadata());
     byte[] json = r.toJson();
     assertEquals(r, CommitRecord.parse(json, 4));
     CommitRecord.Malformed wrongName = assertThrows(CommitRecord.Malformed.class, () -> CommitRecord.parse(json, 5));
@@ -57,5 +60,42 @@ class FilterMetadataTest {
     assertEquals(4, StoreLayout.versionOfCommitName("00000000000000000004.json"));
     assertEquals(-1, StoreLayout.versionOfCommitName("00000000000000000004.json.tmp"));
     assertEquals(-1, StoreLayout.versionOfCommitName("00000000000000000000.json"));
+  }
+
+  @Test
+  void versionMetadataIsTheSameMetadataWithKeyColumnsAsSchemaJson() {
+    Metadata comment = new MetadataBuilder().putString("comment", "ünïcode ✓").build();
+    List<StructField> keys = List.of(
+        DataTypes.createStructField("region", DataTypes.StringType, true, comment),
+        DataTypes.createStructField("pair", DataTypes.createStructType(new StructField[] {
+            DataTypes.createStructField("a", DataTypes.IntegerType, false),
+            DataTypes.createStructField("b", DataTypes.createDecimalType(20, 3), true)}), true));
+    FilterMetadata typed = new FilterMetadata(keys, 0.001, 5, 64, "src", NOW, 2, 1, Map.of("k", "v"));
+    VersionMetadata plain = typed.toVersionMetadata();
+    assertEquals(new StructType(keys.toArray(new StructField[0])).json(), plain.keyColumnsJson());
+    assertEquals(typed, FilterMetadata.fromVersionMetadata(plain));
+    VersionMetadata spaced = new VersionMetadata(" {\"type\" : \"struct\", \"fields\" : [ {\"name\":\"id\", "
+        + "\"type\":\"long\", \"nullable\":true, \"metadata\":{}} ]} ", 0.01, 1, 8, "s", NOW, -1, 1, Map.of());
+    assertEquals(TestFilters.LONG_KEY, FilterMetadata.fromVersionMetadata(spaced).keyColumns());
+    assertEquals(new StructType(TestFilters.LONG_KEY.toArray(new StructField[0])).json(), spaced.keyColumnsJson(),
+        "normalized to the compact form");
+  }
+
+  @Test
+  void versionMetadataRefusesKeyColumnsThatAreNotAStructSchema() {
+    for (String bad : List.of("", "[]", "{\"type\":\"long\"}", "{\"type\":\"struct\",\"fields\":[]}",
+        "{\"type\":\"struct\",\"fields\":[{\"name\":\"id\",\"type\":\"long\"}]}", "{not json")) {
+      assertThrows(IllegalArgumentException.class,
+          () -> new VersionMetadata(bad, 0.01, 1, 8, "s", NOW, -1, 1, Map.of()), bad);
+    }
+    VersionMetadata arrays = new VersionMetadata("{\"type\":\"struct\",\"fields\":[{\"name\":\"tags\","
+        + "\"type\":{\"type\":\"array\",\"elementType\":\"string\",\"containsNull\":true},\"nullable\":true,"
+        + "\"metadata\":{}}]}", 0.01, 1, 8, "s", NOW, -1, 1, Map.of());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> FilterMetadata.fromVersionMetadata(arrays));
+    assertTrue(e.getMessage().contains("key column tags has unsupported type array<string>"), e.getMessage());
+    IllegalArgumentException fpp = assertThrows(IllegalArgumentException.class, () -> new VersionMetadata(
+        arrays.keyColumnsJson(), 1.5, 1, 8, "s", NOW, -1, 1, Map.of()));
+    assertTrue(fpp.getMessage().contains("VersionMetadata.fpp must be in [0, 1), got 1.5"), fpp.getMessage());
   }
 }

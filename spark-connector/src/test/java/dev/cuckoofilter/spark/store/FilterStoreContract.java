@@ -149,6 +149,34 @@ abstract class FilterStoreContract {
   }
 
   @Test
+  void versionsPublishedWithoutSparkTypesReadBackTypedAndUntyped() throws IOException {
+    FilterStore store = newStore();
+    CuckooFilter f = range(0, 500);
+    String keys = "{\"type\":\"struct\",\"fields\":[{\"name\":\"id\",\"type\":\"long\",\"nullable\":true,"
+        + "\"metadata\":{}}]}";
+    VersionMetadata plain = VersionMetadata.of(f, keys, "a tool", FilterMetadata.NO_PARENT)
+        .withProperties(Map.of("tool", "cuckoo"));
+    assertEquals(1, store.publish(f, plain).version());
+    StoredVersion untyped = store.readVersion(1);
+    assertEquals(plain, untyped.metadata());
+    assertEquals(f, untyped.filter());
+    assertEquals(untyped, store.readLatestVersion());
+    StoredFilter typed = store.read(1);
+    assertEquals(TestFilters.LONG_KEY, typed.metadata().keyColumns());
+    assertEquals(plain, typed.metadata().toVersionMetadata());
+
+    // JSON Spark cannot read as key columns: readable untyped, refused typed as a damaged commit record.
+    CuckooFilter g = range(500, 900);
+    String unknownType = keys.replace("\"long\"", "\"uuid\"");
+    store.publish(g, VersionMetadata.of(g, unknownType, "a tool", 1));
+    assertEquals(g, store.readVersion(2).filter());
+    StoredFilterCorruptException e = assertThrows(StoredFilterCorruptException.class, () -> store.read(2));
+    assertEquals(store.layout().commitFile(2).toString(), e.file());
+    assertTrue(e.getMessage().contains("not a readable commit record: metadata.keyColumns"), e.getMessage());
+    assertThrows(StoredFilterCorruptException.class, store::readLatest);
+  }
+
+  @Test
   void publishRefusesMetadataThatDoesNotDescribeTheFilterOrAMissingParent() throws IOException {
     FilterStore store = newStore();
     CuckooFilter f = range(0, 100);

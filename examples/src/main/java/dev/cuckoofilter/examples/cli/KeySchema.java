@@ -1,0 +1,163 @@
+package dev.cuckoofilter.examples.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cuckoofilter.examples.common.InputException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The key columns of a stored filter as its commit record holds them, the JSON of a Spark schema
+ * ({@code StructType.json()}), read and written without Spark: the tool runs without Spark's classes.
+ * Types are Spark's JSON type names ({@code long}, {@code decimal(10,2)}, {@code timestamp_ntz}, ...);
+ * struct-typed key columns count as their fields, as in every composite key.
+ */
+final class KeySchema {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern DECIMAL = Pattern.compile("decimal\\((\\d+),\\s*(\\d+)\\)");
+
+  private KeySchema() {}
+
+  /**
+   * A key component.
+   *
+   * @param name its column name (a struct field's as {@code column.field})
+   * @param type Spark's JSON name of its type
+   */
+  record Column(String name, String type) {
+    /**
+     * What the type hashes as, like {@code KeyTypes.category} of the Spark type: int and long alike,
+     * float and double alike, timestamps alike, decimals by scale.
+     */
+    String category() {
+      switch (type) {
+        case "byte":
+        case "short":
+        case "integer":
+        case "long":
+          return "integer";
+        case "timestamp":
+        case "timestamp_ntz":
+          return "timestamp";
+        case "float":
+        case "double":
+          return "floating";
+        case "boolean":
+        case "date":
+        case "string":
+        case "binary":
+          return type;
+        default:
+          return "decimal(scale " + decimalScale() + ")";
+      }
+    }
+
+    /** The type as Spark SQL writes it ({@code DataType.simpleString}): {@code bigint}, {@code decimal(10,2)}. */
+    String sqlType() {
+      switch (type) {
+        case "byte":
+          return "tinyint";
+        case "short":
+          return "smallint";
+        case "integer":
+          return "int";
+        case "long":
+          return "bigint";
+        default:
+          return type;
+      }
+    }
+
+    /** Precision of a decimal type. */
+    int decimalPrecision() {
+      return Integer.parseInt(decimal().group(1));
+    }
+
+    /** Scale of a decimal type. */
+    int decimalScale() {
+      return Integer.parseInt(decimal().group(2));
+    }
+
+    private Matcher decimal() {
+      Matcher m = DECIMAL.matcher(type);
+      if (!m.matches()) {
+        throw new InputException("key column " + name + " has type " + type + ", which cannot be a filter key");
+      }
+      return m;
+    }
+
+    @Override
+    public String toString() {
+      return name + " " + sqlType();
+    }
+  }
+
+  /**
+   * The key components of a schema's JSON, in key order.
+   *
+   * @throws InputException if it is not a struct schema of key types
+   */
+  static List<Column> columns(String schemaJson) {
+    JsonNode root;
+    try {
+      root = JSON.readTree(schemaJson);
+    } catch (JsonProcessingException e) {
+      throw new InputException("the key columns are not a Spark schema: " + e.getOriginalMessage(), e);
+    }
+    List<Column> out = new ArrayList<>();
+    flatten(root, "", out);
+    for (Column c : out) {
+      c.category(); // refuses types that cannot be keys
+    }
+    return out;
+  }
+
+  private static void flatten(JsonNode struct, String prefix, List<Column> out) {
+    JsonNode fields = struct.get("fields");
+    if (!"struct".equals(struct.path("type").asText()) || fields == null || !fields.isArray()) {
+      throw new InputException("the key columns are not a Spark struct schema: " + struct);
+    }
+    for (JsonNode field : fields) {
+      String name = prefix + field.path("name").asText();
+      JsonNode type = field.get("type");
+      if (type == null) {
+        throw new InputException("key column " + name + " has no type in the schema " + struct);
+      } else if (type.isTextual()) {
+        out.add(new Column(name, type.asText()));
+      } else if ("struct".equals(type.path("type").asText())) {
+        flatten(type, name + ".", out);
+      } else {
+        throw new InputException("key column " + name + " has type " + type + ", which cannot be a filter key");
+      }
+    }
+  }
+
+  /** The schema JSON of top-level key columns, as Spark writes it for nullable columns without metadata. */
+  static String json(List<Column> columns) {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("type", "struct");
+    ArrayNode fields = root.putArray("fields");
+    for (Column c : columns) {
+      ObjectNode f = fields.addObject();
+      f.put("name", c.name());
+      f.put("type", c.type());
+      f.put("nullable", true);
+      f.putObject("metadata");
+    }
+    return root.toString();
+  }
+
+  /** {@code name type, ...} with Spark SQL's type names. */
+  static String describe(List<Column> columns) {
+    List<String> parts = new ArrayList<>();
+    for (Column c : columns) {
+      parts.add(c.toString());
+    }
+    return String.join(", ", parts);
+  }
+}

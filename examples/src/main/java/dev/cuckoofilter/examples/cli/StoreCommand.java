@@ -1,0 +1,73 @@
+package dev.cuckoofilter.examples.cli;
+
+import dev.cuckoofilter.examples.common.InputException;
+import dev.cuckoofilter.spark.store.FilterStore;
+import dev.cuckoofilter.spark.store.StoredVersion;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * A {@code cuckoo} subcommand: opens filter locations with the tool's Hadoop configuration and reads them
+ * with the store's Spark-free API ({@link FilterStore#readVersion}).
+ */
+abstract class StoreCommand implements Callable<Integer> {
+  @ParentCommand
+  CuckooCli cli;
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+  boolean help;
+
+  /** Where the subcommand reports. */
+  PrintWriter out() {
+    return spec.commandLine().getOut();
+  }
+
+  FilterStore open(String location) throws IOException {
+    return FilterStore.open(location, cli.hadoopConf());
+  }
+
+  /** The version {@code ref} names, verified. */
+  StoredVersion read(FilterRef ref) throws IOException {
+    FilterStore store = open(ref.location());
+    return ref.version() > 0 ? store.readVersion(ref.version()) : store.readLatestVersion();
+  }
+
+  /** "location version N". */
+  static String name(StoredVersion f) {
+    return f.version().location() + " version " + f.version().version();
+  }
+
+  /**
+   * Requires two filters whose entries mean the same: keys that hash alike, and the same geometry and seed
+   * (then equal entry codes stand for the same keys).
+   *
+   * @param action what is refused, for the message ("merge", "compare")
+   * @throws InputException naming the key columns or the first parameter that differs
+   */
+  static void requireComparable(StoredVersion a, StoredVersion b, String action) {
+    List<KeySchema.Column> aKeys = KeySchema.columns(a.metadata().keyColumnsJson());
+    List<KeySchema.Column> bKeys = KeySchema.columns(b.metadata().keyColumnsJson());
+    if (!categories(aKeys).equals(categories(bKeys))) {
+      throw new InputException("cannot " + action + " " + name(a) + " and " + name(b) + ": their keys differ ("
+          + KeySchema.describe(aKeys) + " vs " + KeySchema.describe(bKeys) + ")");
+    }
+    String difference = a.filter().parameters().compatibilityDifference(b.filter().parameters());
+    if (difference != null) {
+      throw new InputException("cannot " + action + " " + name(a) + " and " + name(b) + ": " + difference
+          + "; only filters sized alike (same geometry and seed) hold comparable entries");
+    }
+  }
+
+  private static List<String> categories(List<KeySchema.Column> keyColumns) {
+    return keyColumns.stream().map(KeySchema.Column::category).toList();
+  }
+}

@@ -1,0 +1,88 @@
+package dev.cuckoofilter.examples.common;
+
+import dev.cuckoofilter.spark.store.FilterConflictException;
+import dev.cuckoofilter.spark.store.FilterVersionNotFoundException;
+import dev.cuckoofilter.spark.store.StoredFilterCorruptException;
+import java.io.PrintWriter;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine;
+
+/**
+ * Runs a picocli command and turns its outcome into an exit code ({@link ExitCodes}), for the jobs and
+ * the {@code cuckoo} tool alike. Expected problems (bad arguments or inputs, a publish conflict, a damaged
+ * stored filter) are reported as one {@code error:} line; anything else also gets its stack trace.
+ *
+ * <p>Nothing here exits the JVM: {@code main} methods pass the returned code to {@link System#exit}, and
+ * tests call {@link #execute(Object, PrintWriter, PrintWriter, String...)} in-process.
+ */
+public final class CommandRunner {
+  private CommandRunner() {}
+
+  /** Runs {@code command} with {@code args}, printing to {@code System.out} and {@code System.err}. */
+  public static int execute(Object command, String... args) {
+    return execute(command, new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+  }
+
+  /** Runs {@code command} with {@code args}, printing its output to {@code out} and errors to {@code err}. */
+  public static int execute(Object command, PrintWriter out, PrintWriter err, String... args) {
+    CommandLine cli = new CommandLine(command);
+    cli.setOut(out);
+    cli.setErr(err);
+    cli.setCaseInsensitiveEnumValuesAllowed(true);
+    cli.setParameterExceptionHandler(CommandRunner::badArguments);
+    cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> failed(e, commandLine));
+    try {
+      return cli.execute(args);
+    } finally {
+      out.flush();
+      err.flush();
+    }
+  }
+
+  private static int badArguments(ParameterException e, String[] args) {
+    CommandLine cli = e.getCommandLine();
+    PrintWriter err = cli.getErr();
+    err.println(cli.getCommandSpec().qualifiedName() + ": error: " + e.getMessage());
+    CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+    err.println("Try '" + cli.getCommandSpec().qualifiedName() + " --help' for the options.");
+    return ExitCodes.USAGE;
+  }
+
+  private static int failed(Exception e, CommandLine cli) {
+    PrintWriter err = cli.getErr();
+    String prefix = cli.getCommandSpec().qualifiedName() + ": error: ";
+    Throwable expected = expectedCause(e);
+    if (expected instanceof FilterConflictException) {
+      FilterConflictException c = (FilterConflictException) expected;
+      err.println(prefix + c.getMessage());
+      err.println("Nothing was published. Rerun the command to apply it to version " + c.version() + " of "
+          + c.location() + ".");
+      return ExitCodes.CONFLICT;
+    }
+    if (expected instanceof StoredFilterCorruptException) {
+      err.println(prefix + expected.getMessage());
+      return ExitCodes.CORRUPT;
+    }
+    if (expected != null) {
+      err.println(prefix + expected.getMessage());
+      return ExitCodes.USAGE;
+    }
+    err.println(prefix + e);
+    e.printStackTrace(err);
+    return ExitCodes.FAILURE;
+  }
+
+  /**
+   * The exception, or one it wraps, that is an expected outcome with a message meant for the user (Spark
+   * wraps what its tasks throw); null if there is none.
+   */
+  private static Throwable expectedCause(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof FilterConflictException || t instanceof StoredFilterCorruptException
+          || t instanceof InputException || t instanceof FilterVersionNotFoundException) {
+        return t;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,53 @@
+package dev.cuckoofilter.examples.common;
+
+import dev.cuckoofilter.core.CuckooFilter;
+import dev.cuckoofilter.spark.store.FilterMetadata;
+import dev.cuckoofilter.spark.store.FilterStore;
+import dev.cuckoofilter.spark.store.FilterVersion;
+import dev.cuckoofilter.spark.store.VersionMetadata;
+import java.io.IOException;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Publishing filters to a store and describing them, the same way from every job and subcommand. Key
+ * columns are given as the JSON of their Spark schema ({@link VersionMetadata}), which the tool writes
+ * without Spark and the jobs take from {@code StructType.json()}.
+ */
+public final class Publishing {
+  /** Metadata property naming the program that published a version. */
+  public static final String CREATED_BY = "createdBy";
+
+  private Publishing() {}
+
+  /**
+   * Publishes {@code filter} as the next version of {@code store}: on its latest version, or as version 1.
+   *
+   * @param createdBy the job or subcommand, recorded in the metadata property {@value #CREATED_BY}
+   * @throws dev.cuckoofilter.spark.store.FilterConflictException if another writer published meanwhile
+   */
+  public static FilterVersion publishNext(FilterStore store, CuckooFilter filter, String keyColumnsJson,
+      String source, String createdBy) throws IOException {
+    long parent = store.latest().map(FilterVersion::version).orElse(FilterMetadata.NO_PARENT);
+    return publish(store, filter, keyColumnsJson, source, createdBy, parent);
+  }
+
+  /**
+   * Publishes {@code filter} as the version after {@code parentVersion}, which must still be the latest.
+   *
+   * @throws dev.cuckoofilter.spark.store.FilterConflictException if it no longer is
+   */
+  public static FilterVersion publish(FilterStore store, CuckooFilter filter, String keyColumnsJson, String source,
+      String createdBy, long parentVersion) throws IOException {
+    VersionMetadata metadata = VersionMetadata.of(filter, keyColumnsJson, source, parentVersion)
+        .withProperties(Map.of(CREATED_BY, createdBy));
+    return store.publish(filter, metadata);
+  }
+
+  /** One line of statistics: entries, capacity and load, space, false-positive rate, size. */
+  public static String statistics(CuckooFilter filter) {
+    return String.format(Locale.ROOT, "%d entries, capacity %d (load %.3f), %.2f bits/entry, expected fpp %.3g, "
+        + "%d bytes", filter.size(), filter.capacity(), filter.loadFactor(), filter.bitsPerItem(),
+        filter.expectedFpp(), filter.serializedSize());
+  }
+}

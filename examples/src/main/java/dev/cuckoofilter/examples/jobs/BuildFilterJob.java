@@ -1,0 +1,75 @@
+package dev.cuckoofilter.examples.jobs;
+
+import dev.cuckoofilter.examples.common.ExitCodes;
+import dev.cuckoofilter.examples.common.Publishing;
+import dev.cuckoofilter.examples.common.SizingOptions;
+import dev.cuckoofilter.spark.CuckooFilters;
+import dev.cuckoofilter.spark.SparkCuckooFilter;
+import dev.cuckoofilter.spark.store.FilterStore;
+import dev.cuckoofilter.spark.store.FilterVersion;
+import java.io.PrintWriter;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * Builds a filter of a dataset's keys in Spark (the distributed, deterministic build of
+ * {@link CuckooFilters#builder}) and publishes it as the next version of a filter location.
+ *
+ * <pre>
+ * spark-submit --class dev.cuckoofilter.examples.jobs.BuildFilterJob cuckoo-filter-examples_2.12.jar \
+ *   --input s3a://lake/customers --keys customer_id --location s3a://lake/filters/customers --fpp 0.001
+ * </pre>
+ */
+@Command(name = "build-filter", sortOptions = false, usageHelpAutoWidth = true,
+    description = "Builds a cuckoo filter of the keys of a dataset (Parquet, ORC, CSV, JSON or a table) and publishes "
+        + "it as the next version of a filter location.")
+public final class BuildFilterJob extends SparkJob {
+  @Option(names = "--input", required = true, paramLabel = "PATH|TABLE",
+      description = "The dataset: a file, a directory or a glob; a table name with --format table.")
+  String input;
+
+  @Mixin
+  DatasetOptions dataset;
+
+  @Option(names = "--keys", required = true, split = ",", paramLabel = "COLUMN",
+      description = "The key column(s), comma-separated; several columns make a composite key.")
+  List<String> keys;
+
+  @Option(names = "--location", required = true, paramLabel = "URI",
+      description = "The filter location (a directory on any Hadoop file system); created on the first publish.")
+  String location;
+
+  @Mixin
+  SizingOptions sizing;
+
+  @Option(names = "--source", paramLabel = "TEXT",
+      description = "Where the keys come from, recorded in the metadata (default: the format and --input).")
+  String source;
+
+  /** Runs the job; see {@link SparkJob#runAndExit}. */
+  public static void main(String[] args) {
+    runAndExit(new BuildFilterJob(), args);
+  }
+
+  @Override
+  int run(SparkSession spark, PrintWriter out) throws Exception {
+    FilterStore store = FilterStore.open(location, spark);
+    Dataset<Row> data = dataset.read(spark, input, "--input");
+    KeyColumns.resolve(data, keys, "--input " + input);
+    CuckooFilters.Builder builder = CuckooFilters.builder(data).keys(keys.toArray(new String[0]))
+        .fpp(sizing.fpp()).headroom(sizing.headroom());
+    sizing.expectedItems().ifPresent(builder::expectedItems);
+    SparkCuckooFilter filter = builder.build();
+    out.println("built a filter of " + KeyColumns.describe(filter.keyFields()) + ": "
+        + Publishing.statistics(filter.filter()));
+    FilterVersion version = Publishing.publishNext(store, filter.filter(), KeyColumns.json(filter.keyFields()),
+        source != null ? source : dataset.format + " " + input, spec.name());
+    out.println("published " + version);
+    return ExitCodes.OK;
+  }
+}

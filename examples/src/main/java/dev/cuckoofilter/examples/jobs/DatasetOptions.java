@@ -1,0 +1,87 @@
+package dev.cuckoofilter.examples.jobs;
+
+import dev.cuckoofilter.examples.common.InputException;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import picocli.CommandLine.Option;
+
+/**
+ * How a job reads its input datasets ({@code --format}, {@code --read-option}): files of a Spark data
+ * source, or tables of the session's catalog. A dataset that cannot be read is reported naming the
+ * option that named it.
+ */
+final class DatasetOptions {
+  /** The formats a job reads; {@link #TABLE} names a table of the catalog instead of a path. */
+  enum Format {
+    PARQUET, ORC, CSV, JSON, TABLE;
+
+    @Override
+    public String toString() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "parquet",
+      description = "Format of the input datasets: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}). With table, "
+          + "each dataset is a table name such as sales.customers.")
+  Format format;
+
+  @Option(names = "--read-option", paramLabel = "KEY=VALUE",
+      description = "An option of Spark's reader for the input datasets, such as header=true or inferSchema=true "
+          + "for CSV; repeatable.")
+  Map<String, String> readOptions = new LinkedHashMap<>();
+
+  /** Reads {@code pathOrTable} in {@code --format}; {@code option} names it in messages. */
+  Dataset<Row> read(SparkSession spark, String pathOrTable, String option) {
+    return read(spark, pathOrTable, option, format);
+  }
+
+  /**
+   * Reads {@code pathOrTable} in {@code format}.
+   *
+   * @throws InputException if the path or table does not exist or Spark cannot read it in that format
+   */
+  Dataset<Row> read(SparkSession spark, String pathOrTable, String option, Format format) {
+    String what = option + " " + pathOrTable;
+    if (format == Format.TABLE) {
+      if (!spark.catalog().tableExists(pathOrTable)) {
+        throw new InputException(what + ": table " + pathOrTable + " does not exist");
+      }
+    } else {
+      requireExists(spark, pathOrTable, what);
+    }
+    try {
+      return format == Format.TABLE
+          ? spark.read().options(readOptions).table(pathOrTable)
+          : spark.read().format(format.toString()).options(readOptions).load(pathOrTable);
+    } catch (Exception e) {
+      if (e instanceof AnalysisException) { // for example no files of the format at the path
+        throw new InputException(what + ": cannot read it as " + format + ": " + e.getMessage(), e);
+      }
+      throw e;
+    }
+  }
+
+  private static void requireExists(SparkSession spark, String path, String what) {
+    FileStatus[] matches;
+    try {
+      Path p = new Path(path);
+      FileSystem fs = p.getFileSystem(spark.sessionState().newHadoopConf());
+      matches = fs.globStatus(p);
+    } catch (IllegalArgumentException | IOException e) {
+      throw new InputException(what + ": cannot access the path: " + e.getMessage(), e);
+    }
+    if (matches == null || matches.length == 0) {
+      throw new InputException(what + ": the input path does not exist");
+    }
+  }
+}

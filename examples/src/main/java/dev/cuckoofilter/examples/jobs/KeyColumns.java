@@ -1,0 +1,96 @@
+package dev.cuckoofilter.examples.jobs;
+
+import dev.cuckoofilter.examples.common.InputException;
+import dev.cuckoofilter.spark.hash.KeyTypes;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Checks the key columns a job was given against a dataset, and against the key columns of a stored
+ * filter, so that a wrong name or type is reported before any Spark job runs, naming the column, the
+ * dataset and both types.
+ */
+final class KeyColumns {
+  private KeyColumns() {}
+
+  /**
+   * The fields of the columns {@code names} of {@code data}, resolved as Spark resolves column names.
+   *
+   * @param what the dataset, for messages (the option and its value)
+   * @throws InputException if a column does not exist or its type cannot be a filter key
+   */
+  static List<StructField> resolve(Dataset<Row> data, List<String> names, String what) {
+    List<StructField> fields = new ArrayList<>();
+    for (String name : names) {
+      StructField field;
+      try {
+        field = data.select(functions.col(name)).schema().fields()[0];
+      } catch (Exception e) {
+        if (e instanceof AnalysisException) {
+          throw new InputException(what + " has no column " + name + "; its columns are: "
+              + describe(List.of(data.schema().fields())), e);
+        }
+        throw e;
+      }
+      if (!KeyTypes.supported(field.dataType())) {
+        throw new InputException("key column " + name + " of " + what + " has type "
+            + field.dataType().simpleString() + ", which cannot be a filter key; keys can be integral, boolean, float, "
+            + "double, decimal, string, binary, date, timestamp or structs of these");
+      }
+      fields.add(field);
+    }
+    return fields;
+  }
+
+  /**
+   * {@link #resolve} and requires each column to hash like the stored filter's key column in the same
+   * position (int and long alike, float and double alike, decimals of the same scale).
+   *
+   * @param location the filter's location, for messages
+   * @throws InputException naming the first column whose type does not match
+   */
+  static List<StructField> requireMatching(Dataset<Row> data, List<String> names, List<StructField> filterKeys,
+      String what, String location) {
+    if (names.size() != filterKeys.size()) {
+      throw new InputException(what + ": " + names.size() + " key column(s) " + names + " given, but the filter at "
+          + location + " has " + filterKeys.size() + " (" + describe(filterKeys) + ")");
+    }
+    List<StructField> fields = resolve(data, names, what);
+    for (int i = 0; i < fields.size(); i++) {
+      StructField actual = fields.get(i);
+      StructField expected = filterKeys.get(i);
+      if (!KeyTypes.category(actual.dataType()).equals(KeyTypes.category(expected.dataType()))) {
+        throw new InputException("key column " + actual.name() + " of " + what + " is "
+            + actual.dataType().simpleString() + ", but the filter at " + location + " was built on "
+            + expected.name() + " " + expected.dataType().simpleString() + " (" + KeyTypes.category(actual.dataType())
+            + " values do not hash like " + KeyTypes.category(expected.dataType()) + " values)");
+      }
+    }
+    return fields;
+  }
+
+  /** The names of {@code fields}. */
+  static List<String> names(List<StructField> fields) {
+    return fields.stream().map(StructField::name).toList();
+  }
+
+  /** {@code name type, ...}, with Spark SQL's type names. */
+  static String describe(List<StructField> fields) {
+    StringBuilder sb = new StringBuilder();
+    for (StructField f : fields) {
+      sb.append(sb.length() == 0 ? "" : ", ").append(f.name()).append(' ').append(f.dataType().simpleString());
+    }
+    return sb.toString();
+  }
+
+  /** The key columns as the filter store records them: the JSON of their schema. */
+  static String json(List<StructField> fields) {
+    return new StructType(fields.toArray(new StructField[0])).json();
+  }
+}

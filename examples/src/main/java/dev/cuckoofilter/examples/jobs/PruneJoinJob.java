@@ -1,0 +1,206 @@
+package dev.cuckoofilter.examples.jobs;
+
+import dev.cuckoofilter.examples.common.ExitCodes;
+import dev.cuckoofilter.examples.common.InputException;
+import dev.cuckoofilter.spark.SparkCuckooFilter;
+import dev.cuckoofilter.spark.prune.JoinPruning;
+import dev.cuckoofilter.spark.store.FilterStore;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import scala.collection.JavaConverters;
+
+/**
+ * Joins a large dataset with another one after pruning the large one with a stored filter of the other's
+ * keys (semi-join pruning: rows whose key cannot match are dropped before the shuffle), and writes the
+ * result. Only join types whose result pruning cannot change are accepted ({@link JoinPruning}).
+ *
+ * <p>The stored filter must hold every key of {@code --join-with}, that is, be built or updated from that
+ * dataset: a key missing from the filter would lose its matches.
+ */
+@Command(name = "prune-join", sortOptions = false, usageHelpAutoWidth = true,
+    description = "Prunes a large dataset with a stored cuckoo filter of another dataset's keys, joins the two and "
+        + "writes the result.")
+public final class PruneJoinJob extends SparkJob {
+  /** Formats the result can be written in. */
+  enum OutputFormat {
+    PARQUET, ORC, CSV, JSON;
+
+    @Override
+    public String toString() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** What to do when the output exists. */
+  enum Mode {
+    /** Refuse, before any work. */
+    ERROR(SaveMode.ErrorIfExists),
+    OVERWRITE(SaveMode.Overwrite),
+    APPEND(SaveMode.Append);
+
+    final SaveMode saveMode;
+
+    Mode(SaveMode saveMode) {
+      this.saveMode = saveMode;
+    }
+
+    @Override
+    public String toString() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** How executors get the filter. */
+  enum Load {
+    /** Broadcast filters up to {@link FilterStore#BROADCAST_MAX_BYTES}, let executors load larger ones. */
+    AUTO,
+    /** The driver reads the filter and broadcasts it. */
+    BROADCAST,
+    /** Each executor reads the filter from the store, once per JVM; the driver never holds it. */
+    EXECUTORS;
+
+    @Override
+    public String toString() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  @Option(names = "--location", required = true, paramLabel = "URI", description = "The filter location.")
+  String location;
+
+  private long version;
+
+  @Option(names = "--input", required = true, paramLabel = "PATH|TABLE",
+      description = "The large side of the join, pruned with the filter before the join.")
+  String input;
+
+  @Option(names = "--keys", split = ",", paramLabel = "COLUMN",
+      description = "Its key columns, in the filter's key order (default: the filter's key column names).")
+  List<String> keys;
+
+  @Option(names = "--join-with", required = true, paramLabel = "PATH|TABLE",
+      description = "The other side of the join, whose keys the filter holds.")
+  String joinWith;
+
+  @Option(names = "--join-keys", split = ",", paramLabel = "COLUMN",
+      description = "Its key columns, in the same order (default: those of --keys).")
+  List<String> joinKeys;
+
+  @Option(names = "--join-format", paramLabel = "FORMAT",
+      description = "Format of --join-with, if it differs from --format.")
+  DatasetOptions.Format joinFormat;
+
+  private String joinType;
+
+  @Option(names = "--output", required = true, paramLabel = "PATH", description = "Where to write the join.")
+  String output;
+
+  @Option(names = "--output-format", paramLabel = "FORMAT", defaultValue = "parquet",
+      description = "Format of the result: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+  OutputFormat outputFormat;
+
+  @Option(names = "--mode", paramLabel = "MODE", defaultValue = "error",
+      description = "What to do if --output exists: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+  Mode mode;
+
+  @Option(names = "--load", paramLabel = "HOW", defaultValue = "auto",
+      description = "How executors get the filter: auto (broadcast up to 64 MiB, else loaded by the executors), "
+          + "broadcast, or executors (each executor reads it from the store once).")
+  Load load;
+
+  @Mixin
+  DatasetOptions dataset;
+
+  @Option(names = "--version", paramLabel = "N", description = "The filter version to use (default: the latest).")
+  void setVersion(long value) {
+    if (value < 1) {
+      throw new ParameterException(spec.commandLine(), "--version must be 1 or more, got " + value);
+    }
+    version = value;
+  }
+
+  @Option(names = "--join-type", paramLabel = "TYPE", defaultValue = "inner",
+      description = "inner, left_semi or right_outer: the join types whose result pruning the left side (--input) "
+          + "cannot change (default: ${DEFAULT-VALUE}).")
+  void setJoinType(String value) {
+    String refusal;
+    try {
+      refusal = JoinPruning.refusal(value, JoinPruning.Side.LEFT);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--join-type: " + e.getMessage());
+    }
+    if (refusal != null) {
+      throw new ParameterException(spec.commandLine(), "--join-type " + value + ": " + refusal);
+    }
+    joinType = JoinPruning.normalize(value);
+  }
+
+  /** Runs the job; see {@link SparkJob#runAndExit}. */
+  public static void main(String[] args) {
+    runAndExit(new PruneJoinJob(), args);
+  }
+
+  @Override
+  int run(SparkSession spark, PrintWriter out) throws Exception {
+    if (mode == Mode.ERROR) {
+      requireAbsent(spark);
+    }
+    FilterStore store = FilterStore.open(location, spark);
+    SparkCuckooFilter filter = storedFilter(store, spark);
+    List<String> bigKeys = keys != null ? keys : KeyColumns.names(filter.keyFields());
+    List<String> smallKeys = joinKeys != null ? joinKeys : bigKeys;
+    Dataset<Row> big = dataset.read(spark, input, "--input");
+    KeyColumns.requireMatching(big, bigKeys, filter.keyFields(), "--input " + input, store.location());
+    Dataset<Row> small = dataset.read(spark, joinWith, "--join-with", joinFormat != null ? joinFormat : dataset.format);
+    KeyColumns.requireMatching(small, smallKeys, filter.keyFields(), "--join-with " + joinWith, store.location());
+
+    Dataset<Row> pruned = filter.prune(big, bigKeys.toArray(new String[0]));
+    join(pruned, small, bigKeys, smallKeys).write().mode(mode.saveMode).format(outputFormat.toString()).save(output);
+    // The counters include --join-with rows when Spark copies the predicate to that side of the join
+    // (InferFiltersFromConstraints), which it keeps all of: docs/JOBS.md, prune-join.
+    out.println("pruned --input with " + filter + ": the filter was probed with " + filter.rowsIn() + " rows and "
+        + "kept " + filter.rowsOut());
+    out.println("wrote the " + joinType + " join to " + output + " (" + outputFormat + ")");
+    return ExitCodes.OK;
+  }
+
+  private SparkCuckooFilter storedFilter(FilterStore store, SparkSession spark) throws IOException {
+    if (load == Load.AUTO) {
+      return version > 0 ? store.sparkFilter(spark, version) : store.sparkFilterLatest(spark);
+    }
+    boolean broadcast = load == Load.BROADCAST;
+    return version > 0 ? store.sparkFilter(spark, version, broadcast) : store.sparkFilterLatest(spark, broadcast);
+  }
+
+  /** Equally named keys join with {@code USING} (one copy of each key column), others on equality. */
+  private Dataset<Row> join(Dataset<Row> big, Dataset<Row> small, List<String> bigKeys, List<String> smallKeys) {
+    if (bigKeys.equals(smallKeys)) {
+      return big.join(small, JavaConverters.asScalaBufferConverter(bigKeys).asScala().toSeq(), joinType);
+    }
+    Column condition = null;
+    for (int i = 0; i < bigKeys.size(); i++) {
+      Column equal = big.col(bigKeys.get(i)).equalTo(small.col(smallKeys.get(i)));
+      condition = condition == null ? equal : condition.and(equal);
+    }
+    return big.join(small, condition, joinType);
+  }
+
+  private void requireAbsent(SparkSession spark) throws IOException {
+    Path path = new Path(output);
+    if (path.getFileSystem(spark.sessionState().newHadoopConf()).exists(path)) {
+      throw new InputException("--output " + output + " already exists; choose another path or --mode overwrite");
+    }
+  }
+}

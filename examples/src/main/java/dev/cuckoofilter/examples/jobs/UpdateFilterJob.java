@@ -1,0 +1,146 @@
+package dev.cuckoofilter.examples.jobs;
+
+import dev.cuckoofilter.examples.common.ExitCodes;
+import dev.cuckoofilter.examples.common.Publishing;
+import dev.cuckoofilter.spark.store.FilterStore;
+import dev.cuckoofilter.spark.store.FilterVersion;
+import dev.cuckoofilter.spark.store.StoredFilter;
+import dev.cuckoofilter.spark.update.ChangeSet;
+import dev.cuckoofilter.spark.update.FilterUpdater;
+import dev.cuckoofilter.spark.update.UpdateResult;
+import java.io.PrintWriter;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructField;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * Updates a stored filter for a change of its dataset, in Spark ({@link FilterUpdater}), and publishes
+ * the result as the next version. When the new keys would overfill the filter it is rebuilt from the new
+ * dataset at the same false-positive rate with room to grow, and the job says so. If another writer
+ * publishes first, nothing is published and the job exits with
+ * {@link dev.cuckoofilter.examples.common.ExitCodes#CONFLICT}; rerunning it applies the change again to
+ * the new latest version.
+ *
+ * <p>The job reads a version, applies the change and publishes on that version itself (rather than
+ * through {@code FilterUpdater.update(FilterStore, ...)}, which always starts from the latest version), so
+ * that {@code --base-version} can name the version a change was computed against.
+ */
+@Command(name = "update-filter", sortOptions = false, usageHelpAutoWidth = true,
+    description = "Updates a stored cuckoo filter for a change of its dataset and publishes the result as the next "
+        + "version; rebuilds it (and says so) when the new keys would overfill it.")
+public final class UpdateFilterJob extends SparkJob {
+  @Option(names = "--location", required = true, paramLabel = "URI", description = "The filter location.")
+  String location;
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  Change change;
+
+  /** The change, in one of the two forms of {@link ChangeSet}. */
+  static final class Change {
+    @ArgGroup(exclusive = false, heading = "The change as rows added and deleted:%n")
+    Delta delta;
+
+    @ArgGroup(exclusive = false, heading = "The change as two snapshots:%n")
+    Snapshots snapshots;
+  }
+
+  /** Rows added and rows deleted, and the dataset after the change. */
+  static final class Delta {
+    @Option(names = "--current", required = true, paramLabel = "PATH|TABLE",
+        description = "The dataset after the change: a deleted key leaves the filter only if no row has it any more.")
+    String current;
+
+    @Option(names = "--added", paramLabel = "PATH|TABLE", description = "The rows added.")
+    String added;
+
+    @Option(names = "--deleted", paramLabel = "PATH|TABLE", description = "The rows deleted.")
+    String deleted;
+  }
+
+  /** The dataset before and after the change. */
+  static final class Snapshots {
+    @Option(names = "--before", required = true, paramLabel = "PATH|TABLE", description = "The dataset before.")
+    String before;
+
+    @Option(names = "--after", required = true, paramLabel = "PATH|TABLE", description = "The dataset after.")
+    String after;
+  }
+
+  @Mixin
+  DatasetOptions dataset;
+
+  private long baseVersion;
+
+  @Option(names = "--source", paramLabel = "TEXT",
+      description = "A description of the change, recorded in the metadata (default: the datasets).")
+  String source;
+
+  @Option(names = "--base-version", paramLabel = "N",
+      description = "Apply the change to version N, which must still be the latest when the result is published "
+          + "(default: the latest version).")
+  void setBaseVersion(long value) {
+    if (value < 1) {
+      throw new ParameterException(spec.commandLine(), "--base-version must be 1 or more, got " + value);
+    }
+    baseVersion = value;
+  }
+
+  /** Runs the job; see {@link SparkJob#runAndExit}. */
+  public static void main(String[] args) {
+    runAndExit(new UpdateFilterJob(), args);
+  }
+
+  @Override
+  void checkOptions() {
+    if (change.delta != null && change.delta.added == null && change.delta.deleted == null) {
+      throw new ParameterException(spec.commandLine(), "with --current, give --added, --deleted or both");
+    }
+  }
+
+  @Override
+  int run(SparkSession spark, PrintWriter out) throws Exception {
+    FilterStore store = FilterStore.open(location, spark);
+    StoredFilter base = baseVersion > 0 ? store.read(baseVersion) : store.readLatest();
+    List<StructField> keys = base.metadata().keyColumns();
+    List<String> names = KeyColumns.names(keys);
+    ChangeSet changeSet;
+    String described;
+    if (change.delta != null) {
+      Dataset<Row> current = read(spark, "--current", change.delta.current, keys, store);
+      Dataset<Row> added = change.delta.added != null ? read(spark, "--added", change.delta.added, keys, store)
+          : current.limit(0);
+      Dataset<Row> deleted = change.delta.deleted != null
+          ? read(spark, "--deleted", change.delta.deleted, keys, store) : current.limit(0);
+      changeSet = ChangeSet.of(added, deleted, current);
+      described = (change.delta.added != null ? "added " + change.delta.added + ", " : "")
+          + (change.delta.deleted != null ? "deleted " + change.delta.deleted + ", " : "")
+          + "current " + change.delta.current;
+    } else {
+      changeSet = ChangeSet.between(read(spark, "--before", change.snapshots.before, keys, store),
+          read(spark, "--after", change.snapshots.after, keys, store));
+      described = "before " + change.snapshots.before + ", after " + change.snapshots.after;
+    }
+    UpdateResult result = FilterUpdater.update(base.filter(), changeSet, names.toArray(new String[0]));
+    out.println("version " + base.version().version() + ": " + result.summary());
+    out.println("the new version: " + Publishing.statistics(result.filter()));
+    FilterVersion published = Publishing.publish(store, result.filter(), KeyColumns.json(keys),
+        source != null ? source : dataset.format + " change: " + described, spec.name(), base.version().version());
+    out.println("published " + published + (result.rebuilt() ? ", rebuilt" : ", updated") + " from version "
+        + base.version().version());
+    return ExitCodes.OK;
+  }
+
+  private Dataset<Row> read(SparkSession spark, String option, String pathOrTable, List<StructField> keys,
+      FilterStore store) {
+    Dataset<Row> data = dataset.read(spark, pathOrTable, option);
+    KeyColumns.requireMatching(data, KeyColumns.names(keys), keys, option + " " + pathOrTable, store.location());
+    return data;
+  }
+}

@@ -1,0 +1,81 @@
+package dev.cuckoofilter.spark.hash;
+
+import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.types.BooleanType;
+import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.ShortType;
+import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
+
+/**
+ * Which Spark types can be filter keys, and which of them hash alike ({@code docs/HASHING.md}, section 5).
+ *
+ * <p>Only Spark's type classes are used here, never Catalyst expressions: deciding what a key column may
+ * be is separate from hashing its values ({@link KeyHashing}, which works on Catalyst's value
+ * representations), and code that only checks or compares key types (metadata validation, probe checks)
+ * does not depend on the hashing code.
+ */
+public final class KeyTypes {
+  private KeyTypes() {}
+
+  /** True if values of this type can be keys (structs: if all their fields can). */
+  public static boolean supported(DataType type) {
+    if (type instanceof StructType) {
+      for (StructField field : ((StructType) type).fields()) {
+        if (!supported(field.dataType())) {
+          return false;
+        }
+      }
+      return ((StructType) type).fields().length > 0;
+    }
+    return integral(type) || type instanceof BooleanType || type instanceof FloatType
+        || type instanceof DoubleType || type instanceof DecimalType || type instanceof StringType
+        || type instanceof BinaryType;
+  }
+
+  /**
+   * What a key type hashes as: types in one category hash the same values alike (int and long, float and
+   * double), so a filter built on one can be probed with the other; other pairs are refused.
+   */
+  public static String category(DataType type) {
+    if (type instanceof StructType) {
+      StringBuilder sb = new StringBuilder("struct<");
+      StructField[] fields = ((StructType) type).fields();
+      for (int i = 0; i < fields.length; i++) {
+        sb.append(i == 0 ? "" : ",").append(category(fields[i].dataType()));
+      }
+      return sb.append('>').toString();
+    }
+    if (type instanceof ByteType || type instanceof ShortType || type instanceof IntegerType
+        || type instanceof LongType) {
+      return "integer";
+    }
+    if (type instanceof TimestampType || type instanceof TimestampNTZType) {
+      return "timestamp";
+    }
+    if (type instanceof FloatType || type instanceof DoubleType) {
+      return "floating";
+    }
+    if (type instanceof DecimalType) {
+      return "decimal(scale " + ((DecimalType) type).scale() + ")";
+    }
+    return type.typeName();
+  }
+
+  /** Types whose values are integers (dates as days, timestamps as microseconds). */
+  static boolean integral(DataType type) {
+    return type instanceof ByteType || type instanceof ShortType || type instanceof IntegerType
+        || type instanceof LongType || type instanceof DateType || type instanceof TimestampType
+        || type instanceof TimestampNTZType;
+  }
+}
