@@ -67,7 +67,8 @@ public final class BucketStorage {
 
   /**
    * Builds a table over already-filled segment arrays (as produced by the format reader). Each array
-   * must be {@link #segmentDataLength(long, int, int, int)} plus {@link #PADDING} bytes long.
+   * must be its segment's length in {@link #segmentDataLengths(long, int, int)} plus {@link #PADDING} bytes
+   * long.
    */
   public static BucketStorage wrap(long bucketCount, int bucketBits, int maxSegmentBytes, byte[][] segmentArrays) {
     BucketStorage layout = new BucketStorage(bucketCount, bucketBits, maxSegmentBytes, false);
