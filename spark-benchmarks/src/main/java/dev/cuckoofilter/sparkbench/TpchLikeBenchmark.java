@@ -62,7 +62,7 @@ public final class TpchLikeBenchmark {
 
   public static void main(String[] args) throws IOException {
     Map<String, String> opts = Args.parse(args, Map.of("--scale", "1", "--data", "/tmp/spark-cuckoo-tpch",
-        "--runs", "3", "--out", ""), "TpchLikeBenchmark: TPC-H-like queries with and without the cuckoo rule");
+        "--runs", "5", "--out", ""), "TpchLikeBenchmark: TPC-H-like queries with and without the cuckoo rule");
     double scale = Double.parseDouble(opts.get("--scale"));
     int runs = Integer.parseInt(opts.get("--runs"));
     SparkSession spark = SparkSession.builder().master("local[2]").appName("tpch-like-benchmark")
@@ -79,13 +79,22 @@ public final class TpchLikeBenchmark {
     for (Map.Entry<String, String> q : QUERIES.entrySet()) {
       spark.conf().set(RuntimeFilterConf.ENABLED, "false");
       List<String> expected = rows(spark.sql(q.getValue()).collectAsList());
-      double off = median(spark, q.getValue(), runs);
       spark.conf().set(RuntimeFilterConf.ENABLED, "true");
       String plan = spark.sql(q.getValue()).queryExecution().optimizedPlan().toString();
       int filters = plan.split("cuckoo_might_contain", -1).length - 1;
       List<String> actual = rows(spark.sql(q.getValue()).collectAsList());
-      double on = median(spark, q.getValue(), runs);
       boolean same = expected.equals(actual);
+      // Runs alternate between the rule off and on, so that warm-up and drift affect both alike.
+      double[] offTimes = new double[runs];
+      double[] onTimes = new double[runs];
+      for (int r = 0; r < runs; r++) {
+        spark.conf().set(RuntimeFilterConf.ENABLED, "false");
+        offTimes[r] = seconds(spark, q.getValue());
+        spark.conf().set(RuntimeFilterConf.ENABLED, "true");
+        onTimes[r] = seconds(spark, q.getValue());
+      }
+      double off = median(offTimes);
+      double on = median(onTimes);
       System.out.printf(Locale.ROOT, "%-26s %12.2f %12.2f %7.2fx %8d %s%n", q.getKey(), off, on, off / on, filters, same);
       csv.add(String.format(Locale.ROOT, "%s,%.3f,%.3f,%.3f,%d,%b", q.getKey(), off, on, off / on, filters, same));
       if (!same) {
@@ -100,15 +109,16 @@ public final class TpchLikeBenchmark {
     spark.stop();
   }
 
-  private static double median(SparkSession spark, String sql, int runs) {
-    double[] t = new double[runs];
-    for (int i = 0; i < runs; i++) {
-      long start = System.nanoTime();
-      spark.sql(sql).collectAsList();
-      t[i] = (System.nanoTime() - start) / 1e9;
-    }
+  private static double seconds(SparkSession spark, String sql) {
+    long start = System.nanoTime();
+    spark.sql(sql).collectAsList();
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  private static double median(double[] times) {
+    double[] t = times.clone();
     Arrays.sort(t);
-    return t[runs / 2];
+    return t[t.length / 2];
   }
 
   private static List<String> rows(List<Row> rows) {

@@ -128,14 +128,44 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
    */
   private static boolean shuffledAndLarge(LogicalPlan application, LogicalPlan creation, RuntimeFilterConf conf) {
     SQLConf sql = SQLConf.get();
-    long applicationSize = application.stats().sizeInBytes().min(scala.math.BigInt.apply(Long.MAX_VALUE)).longValue();
-    long creationSize = creation.stats().sizeInBytes().min(scala.math.BigInt.apply(Long.MAX_VALUE)).longValue();
+    long applicationSize = estimatedBytes(application);
+    long creationSize = estimatedBytes(creation);
     boolean shuffled = !InjectRuntimeFilter$.MODULE$.canBroadcastBySize(creation, sql)
         && !InjectRuntimeFilter$.MODULE$.canBroadcastBySize(application, sql);
     return shuffled
         && applicationSize >= conf.applicationSideThreshold
         && creationSize <= conf.creationSideThreshold
         && creationSize < applicationSize;
+  }
+
+  /**
+   * The side's estimated size in bytes, for choosing which side to prune. Spark's estimate, except above a
+   * join without row-count statistics (no cost-based optimizer), where Spark multiplies the sizes of the
+   * join's inputs and makes any side with a join look larger than a fact table: there the inputs' sizes
+   * are added instead, a bound for key-foreign-key joins (they return at most the rows of the larger input).
+   * Without this, a filter built from the large side would prune a joined, already selective small side
+   * (measured on TPC-H-like Q3 and Q10: 1.3-1.4x slower than without the rule).
+   */
+  static long estimatedBytes(LogicalPlan plan) {
+    if (plan.stats().rowCount().isDefined() || !containsJoin(plan)) {
+      return plan.stats().sizeInBytes().min(scala.math.BigInt.apply(Long.MAX_VALUE)).longValue();
+    }
+    long sum = 0;
+    scala.collection.Iterator<LogicalPlan> children = plan.children().iterator();
+    while (children.hasNext()) {
+      long child = estimatedBytes(children.next());
+      sum = sum > Long.MAX_VALUE - child ? Long.MAX_VALUE : sum + child;
+    }
+    return sum;
+  }
+
+  private static boolean containsJoin(LogicalPlan plan) {
+    return plan.exists(new AbstractFunction1<LogicalPlan, Object>() {
+      @Override
+      public Object apply(LogicalPlan node) {
+        return node instanceof Join;
+      }
+    });
   }
 
   /** The side already carries a cuckoo filter on these keys (the rule may meet a plan twice). */

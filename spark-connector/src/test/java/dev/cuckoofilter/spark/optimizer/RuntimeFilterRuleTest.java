@@ -130,6 +130,32 @@ class RuntimeFilterRuleTest {
     return found[0];
   }
 
+  /** True if some cuckoo filter in the optimized plan is built by a subquery that reads the fact table. */
+  static boolean buildsFromFact(Dataset<Row> df) {
+    boolean[] found = {false};
+    df.queryExecution().optimizedPlan().foreach(new scala.runtime.AbstractFunction1<
+        org.apache.spark.sql.catalyst.plans.logical.LogicalPlan, scala.runtime.BoxedUnit>() {
+      @Override
+      public scala.runtime.BoxedUnit apply(org.apache.spark.sql.catalyst.plans.logical.LogicalPlan node) {
+        if (node instanceof org.apache.spark.sql.catalyst.plans.logical.Filter filter) {
+          filter.condition().foreach(new scala.runtime.AbstractFunction1<
+              org.apache.spark.sql.catalyst.expressions.Expression, scala.runtime.BoxedUnit>() {
+            @Override
+            public scala.runtime.BoxedUnit apply(org.apache.spark.sql.catalyst.expressions.Expression e) {
+              if (e instanceof org.apache.spark.sql.catalyst.expressions.ScalarSubquery subquery
+                  && readsRange(subquery.plan(), 40000)) {
+                found[0] = true;
+              }
+              return scala.runtime.BoxedUnit.UNIT;
+            }
+          });
+        }
+        return scala.runtime.BoxedUnit.UNIT;
+      }
+    });
+    return found[0];
+  }
+
   static boolean readsRange(org.apache.spark.sql.catalyst.plans.logical.LogicalPlan plan, long end) {
     boolean[] found = {false};
     plan.foreach(new scala.runtime.AbstractFunction1<org.apache.spark.sql.catalyst.plans.logical.LogicalPlan,
@@ -144,6 +170,20 @@ class RuntimeFilterRuleTest {
       }
     });
     return found[0];
+  }
+
+  @Test
+  void prunesTheFactTableNotAJoinedSmallSide() {
+    shuffledJoinsOverSmallTables();
+    // The small side is itself a join. Without cost-based statistics Spark estimates a join's size as the
+    // product of its inputs' sizes, which would make it look larger than the fact table; the rule must still
+    // build from the small side and prune the fact table, not the other way round.
+    String sql = "SELECT f.k, f.v, x.name FROM fact f JOIN (SELECT d.k, d.name FROM dim d JOIN dim d2 ON d.k = d2.k "
+        + "WHERE d.segment < 2) x ON f.k = x.k WHERE f.g < 7";
+    assertTrue(compareWithRuleOnAndOff(sql));
+    Dataset<Row> on = spark.sql(sql);
+    assertTrue(prunesFact(on), on.queryExecution().optimizedPlan().toString());
+    assertFalse(buildsFromFact(on), on.queryExecution().optimizedPlan().toString());
   }
 
   @Test
