@@ -6,22 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.examples.ChildProcess;
-import dev.cuckoofilter.examples.TestEnvironment;
 import dev.cuckoofilter.examples.TestSpark;
-import dev.cuckoofilter.examples.common.CommandRunner;
 import dev.cuckoofilter.examples.common.ExitCodes;
 import dev.cuckoofilter.spark.CuckooFilters;
 import dev.cuckoofilter.spark.store.FilterStore;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import dev.cuckoofilter.spark.store.MiniHdfs;
+import java.net.URI;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The {@code cuckoo} tool on HDFS: a real NameNode and DataNode ({@link MiniDFSCluster}) in the test JVM,
+ * The {@code cuckoo} tool on HDFS: a real NameNode and DataNode (the connector's {@link MiniHdfs}) in the test JVM,
  * on 127.0.0.1. The tool builds from Parquet files on HDFS and publishes, reads, verifies, diffs and
  * merges versions at {@code hdfs://} locations, in-process and as the self-contained jar in its own
  * process (whose bundled Hadoop client must speak to the NameNode by itself).
@@ -41,23 +35,14 @@ class CuckooCliHdfsIT {
   @TempDir
   static Path dir;
 
-  private static MiniDFSCluster hdfs;
+  private static MiniHdfs hdfs;
   private static String root;
   private static SparkSession spark;
 
   @BeforeAll
   static void start() throws Exception {
-    Configuration conf = new Configuration();
-    conf.set("dfs.namenode.rpc-bind-host", "127.0.0.1");
-    conf.set("dfs.namenode.http-address", "127.0.0.1:0");
-    conf.set("dfs.namenode.https-address", "127.0.0.1:0");
-    conf.set("dfs.datanode.address", "127.0.0.1:0");
-    conf.set("dfs.datanode.http.address", "127.0.0.1:0");
-    conf.set("dfs.datanode.ipc.address", "127.0.0.1:0");
-    conf.setInt("dfs.replication", 1);
-    hdfs = new MiniDFSCluster.Builder(conf, dir.resolve("hdfs").toFile()).numDataNodes(1).build();
-    hdfs.waitActive();
-    root = hdfs.getFileSystem().getUri().toString();
+    hdfs = MiniHdfs.start(dir.resolve("hdfs").toFile());
+    root = hdfs.uri();
     spark = TestSpark.session();
     spark.range(0, 1000).write().parquet(root + "/data/ids-0-999");
     spark.range(500, 1500).write().parquet(root + "/data/ids-500-1499");
@@ -69,21 +54,16 @@ class CuckooCliHdfsIT {
       spark.stop();
     }
     if (hdfs != null) {
-      hdfs.shutdown(true);
+      hdfs.close();
     }
   }
 
   private static ChildProcess.Result cuckoo(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = CommandRunner.execute(new CuckooCli(), new PrintWriter(out), new PrintWriter(err), args);
-    return new ChildProcess.Result(code, out.toString(), err.toString());
+    return CuckooTool.inProcess(args);
   }
 
   private static ChildProcess.Result cuckooProcess(String name, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("-jar", TestEnvironment.cliJar().toString()));
-    command.addAll(List.of(args));
-    return ChildProcess.run(ChildProcess.java(List.of("-Xmx512m"), command), Map.of(), dir.resolve("logs"), name);
+    return CuckooTool.jar(dir.resolve("logs"), name, args);
   }
 
   private static void assertOk(ChildProcess.Result r) {
@@ -137,7 +117,7 @@ class CuckooCliHdfsIT {
   void aDamagedFileOnHdfsIsReportedNotLoaded() throws Exception {
     String loc = root + "/filters/damaged";
     assertOk(cuckoo("build", loc, "--input", root + "/data/ids-0-999", "--keys", "id", "--fpp", "0.01"));
-    FileSystem fs = hdfs.getFileSystem();
+    FileSystem fs = FileSystem.get(URI.create(root), hdfs.clientConf());
     org.apache.hadoop.fs.Path dataFile = null;
     for (var status : fs.listStatus(new org.apache.hadoop.fs.Path(loc + "/data"))) {
       if (status.getPath().getName().startsWith("00000000000000000001-")) {

@@ -9,17 +9,13 @@ import dev.cuckoofilter.core.EntryCodes;
 import dev.cuckoofilter.core.FilterParameters;
 import dev.cuckoofilter.core.hash.CuckooHash;
 import dev.cuckoofilter.examples.ChildProcess;
-import dev.cuckoofilter.examples.TestEnvironment;
 import dev.cuckoofilter.examples.TestSpark;
-import dev.cuckoofilter.examples.common.CommandRunner;
 import dev.cuckoofilter.examples.common.ExitCodes;
 import dev.cuckoofilter.spark.CuckooFilters;
 import dev.cuckoofilter.spark.SparkCuckooFilter;
 import dev.cuckoofilter.spark.store.FilterStore;
 import dev.cuckoofilter.spark.store.StoredFilter;
-import java.io.PrintWriter;
 import java.io.RandomAccessFile;
-import java.io.StringWriter;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -136,19 +132,12 @@ class CuckooCliIT {
     return out;
   }
 
-  /** Runs the tool in this JVM. */
   private static ChildProcess.Result cuckoo(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = CommandRunner.execute(new CuckooCli(), new PrintWriter(out), new PrintWriter(err), args);
-    return new ChildProcess.Result(code, out.toString(), err.toString());
+    return CuckooTool.inProcess(args);
   }
 
-  /** Runs the tool's jar as {@code java -jar}, without Spark on the class path. */
   private static ChildProcess.Result cuckooProcess(String name, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("-jar", TestEnvironment.cliJar().toString()));
-    command.addAll(List.of(args));
-    return ChildProcess.run(ChildProcess.java(List.of("-Xmx512m"), command), Map.of(), dir.resolve("logs"), name);
+    return CuckooTool.jar(dir.resolve("logs"), name, args);
   }
 
   private static String location(String name) {

@@ -5,20 +5,23 @@ import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 
-/** An HDFS cluster (one NameNode, one DataNode) in the test JVM, listening on 127.0.0.1 only. */
-final class MiniHdfs implements AutoCloseable {
+/**
+ * An HDFS cluster (one NameNode, one DataNode) in the test JVM, listening on 127.0.0.1 only. Also used by
+ * the examples' tests (the connector's test-jar).
+ */
+public final class MiniHdfs implements AutoCloseable {
   /**
    * How long a client first waits when closing a file before the DataNode reported its last block (400
    * ms by default, which here would be most of each publish).
    */
-  static final String CLIENT_RETRY_DELAY = "dfs.client.block.write.locateFollowingBlock.initial.delay.ms";
+  public static final String CLIENT_RETRY_DELAY = "dfs.client.block.write.locateFollowingBlock.initial.delay.ms";
   private final MiniDFSCluster cluster;
 
   private MiniHdfs(MiniDFSCluster cluster) {
     this.cluster = cluster;
   }
 
-  static MiniHdfs start(File baseDir) throws IOException {
+  public static MiniHdfs start(File baseDir) throws IOException {
     Configuration conf = new Configuration();
     conf.set("dfs.namenode.rpc-bind-host", "127.0.0.1");
     conf.set("dfs.namenode.http-address", "127.0.0.1:0");
@@ -37,12 +40,12 @@ final class MiniHdfs implements AutoCloseable {
   }
 
   /** hdfs://127.0.0.1:port */
-  String uri() throws IOException {
+  public String uri() throws IOException {
     return cluster.getFileSystem().getUri().toString();
   }
 
   /** A configuration for clients of this cluster. */
-  Configuration clientConf() {
+  public Configuration clientConf() {
     Configuration conf = new Configuration();
     conf.set("fs.defaultFS", cluster.getURI().toString());
     conf.setInt("dfs.replication", 1);
