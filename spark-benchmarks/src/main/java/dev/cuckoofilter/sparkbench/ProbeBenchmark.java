@@ -21,7 +21,7 @@ import org.apache.spark.util.sketch.BloomFilter;
  * K keys, on N generated rows; the cost of a trivial predicate over the same rows is subtracted.
  *
  * <pre>
- * mvn -B -ntp -pl spark-benchmarks exec:exec -Dbench.main=dev.cuckoofilter.sparkbench.ProbeBenchmark
+ * mvn -B -ntp -pl spark-benchmarks exec:exec -Dbench.main=dev.cuckoofilter.sparkbench.ProbeBenchmark -Dbench.args="--runs 5"
  * </pre>
  */
 public final class ProbeBenchmark {
