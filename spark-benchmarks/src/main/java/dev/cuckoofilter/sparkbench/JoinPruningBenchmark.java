@@ -25,8 +25,9 @@ import org.apache.spark.util.sketch.BloomFilter;
  * The semi-join pruning scenario: a 20M-row fact table joined with a 10M-row dimension filtered to 1%
  * or 10% of its keys, local[2], sort-merge join forced. For each selectivity, in the same run: no
  * pruning; Spark's runtime bloom filter with its thresholds changed so it fires; Spark's sketch
- * BloomFilter applied with a UDF; and this project's cuckoo filter (built, broadcast and applied; and
- * applied from a filter built beforehand). Reports the median wall time, shuffle bytes and records.
+ * BloomFilter applied with a UDF; and this project's cuckoo filter (built, broadcast and applied; built in
+ * the query by its runtime filter rule, reading the join's shuffle of the dimension or scanning it again;
+ * and applied from a filter built beforehand). Reports the median wall time, shuffle bytes and records.
  *
  * <pre>
  * mvn -B -ntp -pl spark-benchmarks -am package -DskipTests
@@ -122,6 +123,12 @@ public final class JoinPruningBenchmark {
       SparkCuckooFilter f = CuckooFilters.builder(dim).keys("dim_key").expectedItems(dimKeys).fpp(fpp).build();
       return f.prune(fact, "dim_key").join(dim, "dim_key").selectExpr("count(*)", "sum(amount)").first();
     }));
+    // The same SQL as Spark's runtime filter variant, with this project's rule building the filter in the
+    // query instead (at the fpp above); with and without reading the join's shuffle of the dimension side.
+    variants.put("cuckoo runtime filter rule (shared shuffle)", () -> withCuckooRule(fpp, true,
+        () -> spark.sql(query).first()));
+    variants.put("cuckoo runtime filter rule (own scan)", () -> withCuckooRule(fpp, false,
+        () -> spark.sql(query).first()));
     SparkCuckooFilter prebuilt = CuckooFilters.builder(dim).keys("dim_key").expectedItems(dimKeys).fpp(fpp).build();
     variants.put("cuckoo filter (built beforehand)", () -> withRuntimeFilter(false, () ->
         prebuilt.prune(fact, "dim_key").join(dim, "dim_key").selectExpr("count(*)", "sum(amount)").first()));
@@ -203,6 +210,22 @@ public final class JoinPruningBenchmark {
       return body.get();
     } finally {
       spark.conf().unset(dev.cuckoofilter.spark.optimizer.RuntimeFilterConf.ENABLED);
+    }
+  }
+
+  /** Runs with Spark's runtime bloom filter off and the cuckoo rule on, at {@code fpp}. */
+  private <T> T withCuckooRule(double fpp, boolean shareShuffle, Supplier<T> body) {
+    spark.conf().set("spark.sql.optimizer.runtime.bloomFilter.enabled", "false");
+    spark.conf().set(dev.cuckoofilter.spark.optimizer.RuntimeFilterConf.ENABLED, "true");
+    spark.conf().set(dev.cuckoofilter.spark.optimizer.RuntimeFilterConf.FPP, String.valueOf(fpp));
+    spark.conf().set(dev.cuckoofilter.spark.optimizer.RuntimeFilterConf.SHARE_SHUFFLE, String.valueOf(shareShuffle));
+    try {
+      return body.get();
+    } finally {
+      spark.conf().unset("spark.sql.optimizer.runtime.bloomFilter.enabled");
+      spark.conf().unset(dev.cuckoofilter.spark.optimizer.RuntimeFilterConf.ENABLED);
+      spark.conf().unset(dev.cuckoofilter.spark.optimizer.RuntimeFilterConf.FPP);
+      spark.conf().unset(dev.cuckoofilter.spark.optimizer.RuntimeFilterConf.SHARE_SHUFFLE);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.cuckoofilter.spark;
 
 import dev.cuckoofilter.spark.optimizer.CuckooRuntimeFilterRule;
+import dev.cuckoofilter.spark.optimizer.ShareCreationSideShuffle;
 import dev.cuckoofilter.spark.sql.CuckooSqlFunctions;
 import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.SparkSessionExtensionsProvider;
@@ -25,6 +26,14 @@ public final class CuckooFilterExtensions extends AbstractFunction1<SparkSession
       public org.apache.spark.sql.catalyst.rules.Rule<org.apache.spark.sql.catalyst.plans.logical.LogicalPlan> apply(
           org.apache.spark.sql.SparkSession session) {
         return new CuckooRuntimeFilterRule();
+      }
+    });
+    // After EnsureRequirements has placed the exchanges: a filter's build may then read the join's shuffle.
+    extensions.injectQueryStagePrepRule(new AbstractFunction1<>() {
+      @Override
+      public org.apache.spark.sql.catalyst.rules.Rule<org.apache.spark.sql.execution.SparkPlan> apply(
+          org.apache.spark.sql.SparkSession session) {
+        return new ShareCreationSideShuffle();
       }
     });
     return BoxedUnit.UNIT;

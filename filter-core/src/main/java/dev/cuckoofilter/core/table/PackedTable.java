@@ -22,6 +22,15 @@ final class PackedTable extends BucketTable {
   /** The table's bytes when it is one segment and one window per bucket (the hot path), else null. */
   private final byte[] flat;
   private final long flatBucketBits;
+  /**
+   * The table's bytes when it is one segment and two windows per bucket ({@code 57 < b*f <= 114}, e.g.
+   * b = 4 with 15- to 28-bit fingerprints, the low false-positive rates), else null; with the second
+   * window's bit offset and SWAR constants.
+   */
+  private final byte[] flat2;
+  private final int secondWindowBit;
+  private final long ones2;
+  private final long highs2;
 
   PackedTable(BucketStorage storage, int bucketSize, int fingerprintBits) {
     super(storage, bucketSize, fingerprintBits);
@@ -45,6 +54,10 @@ final class PackedTable extends BucketTable {
     this.highs = groupHighs[0];
     this.flat = oneWindow ? storage.singleSegment() : null;
     this.flatBucketBits = bucketBits;
+    this.flat2 = groups == 2 ? storage.singleSegment() : null;
+    this.secondWindowBit = groupEntries * fingerprintBits;
+    this.ones2 = groupOnes[groups - 1];
+    this.highs2 = groupHighs[groups - 1];
   }
 
   /** Bit {@code f-1} of every field of {@code x} that is exactly zero; other bits clear. */
@@ -69,6 +82,10 @@ final class PackedTable extends BucketTable {
       long x2 = (BucketStorage.readLong(a, (int) (p2 >>> 3)) >>> (p2 & 7)) ^ q;
       return ((((x1 - ones) & ~x1) | ((x2 - ones) & ~x2)) & highs) != 0;
     }
+    byte[] b = flat2;
+    if (b != null) {
+      return twoWindowContains(b, bucket1 * flatBucketBits, fp) | twoWindowContains(b, bucket2 * flatBucketBits, fp);
+    }
     if (oneWindow) {
       long q = fp * ones;
       long x1 = storage.window(bucket1, 0) ^ q;
@@ -79,12 +96,31 @@ final class PackedTable extends BucketTable {
     return containsWide(bucket1, fp) | containsWide(bucket2, fp);
   }
 
+  /** Whether the two-window bucket at bit {@code p} of {@code a} holds {@code fp}, without branches. */
+  private boolean twoWindowContains(byte[] a, long p, long fp) {
+    long p2 = p + secondWindowBit;
+    long x = (BucketStorage.readLong(a, (int) (p >>> 3)) >>> (p & 7)) ^ (fp * ones);
+    long y = (BucketStorage.readLong(a, (int) (p2 >>> 3)) >>> (p2 & 7)) ^ (fp * ones2);
+    return ((((x - ones) & ~x) & highs) | (((y - ones2) & ~y) & highs2)) != 0;
+  }
+
   @Override
   public int containsEitherAll(long[] buckets1, long[] buckets2, long[] fps, int count, boolean[] results,
       int resultsOffset) {
     byte[] a = flat;
     if (a == null) {
-      return super.containsEitherAll(buckets1, buckets2, fps, count, results, resultsOffset);
+      byte[] b = flat2;
+      if (b == null) {
+        return super.containsEitherAll(buckets1, buckets2, fps, count, results, resultsOffset);
+      }
+      int found = 0;
+      for (int k = 0; k < count; k++) {
+        boolean r = twoWindowContains(b, buckets1[k] * flatBucketBits, fps[k])
+            | twoWindowContains(b, buckets2[k] * flatBucketBits, fps[k]);
+        results[resultsOffset + k] = r;
+        found += r ? 1 : 0;
+      }
+      return found;
     }
     long bits = flatBucketBits;
     long o = ones;

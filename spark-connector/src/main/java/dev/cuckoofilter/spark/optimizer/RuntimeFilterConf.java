@@ -26,6 +26,11 @@ public final class RuntimeFilterConf {
   public static final String REQUIRE_SELECTIVE = "spark.cuckoo.runtimeFilter.requireSelectivePredicate";
   /** False-positive rate of the filters built (default 0.001); each filter is sized from the exact key count. */
   public static final String FPP = "spark.cuckoo.runtimeFilter.fpp";
+  /**
+   * Build a filter from the join's own shuffle of the other side rather than a second scan of it (default
+   * true; adaptive execution only): {@link ShareCreationSideShuffle}.
+   */
+  public static final String SHARE_SHUFFLE = "spark.cuckoo.runtimeFilter.shareShuffle";
   /** Most filters injected into one query (default 10). */
   public static final String MAX_FILTERS = "spark.cuckoo.runtimeFilter.maxFilters";
 

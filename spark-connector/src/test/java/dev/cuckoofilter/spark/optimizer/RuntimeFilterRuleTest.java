@@ -224,4 +224,79 @@ class RuntimeFilterRuleTest {
     assertTrue(plan.contains("cuckoo_might_contain") && plan.contains("cuckoo_filter"), plan);
     assertTrue(executed.contains("cuckoo_might_contain"), executed);
   }
+
+  @Test
+  void theBuildReadsTheJoinsShuffleInsteadOfScanningTheSideAgain() {
+    shuffledJoinsOverSmallTables();
+    String sql = "SELECT f.k, f.v, d.name FROM fact f JOIN dim d ON f.k = d.k WHERE d.segment < 2";
+    try {
+      spark.conf().set(RuntimeFilterConf.SHARE_SHUFFLE, "false");
+      List<String> expected = rows(spark.sql(sql));
+      Dataset<Row> separate = spark.sql(sql);
+      assertEquals(expected, rows(separate));
+      PlanCount unshared = count(separate.queryExecution().executedPlan());
+      assertEquals(1, unshared.subqueries, "one filter built");
+      assertEquals(3, unshared.scans, "fact, the join's dimension side, and the build's own dimension scan");
+      assertEquals(0, unshared.reusedInSubqueries);
+
+      spark.conf().set(RuntimeFilterConf.SHARE_SHUFFLE, "true");
+      Dataset<Row> shared = spark.sql(sql);
+      assertEquals(expected, rows(shared));
+      PlanCount count = count(shared.queryExecution().executedPlan());
+      assertEquals(1, count.subqueries, "one filter built");
+      assertEquals(2, count.scans, "fact and dimension, each scanned once");
+      assertEquals(1, count.reusedInSubqueries, "the build reads the join's shuffle of the dimension side");
+    } finally {
+      spark.conf().unset(RuntimeFilterConf.SHARE_SHUFFLE);
+    }
+  }
+
+  /** Leaf scans and reused exchanges in an executed adaptive plan, its query stages and its subqueries. */
+  static final class PlanCount {
+    int scans;
+    int subqueries;
+    int reusedInSubqueries;
+  }
+
+  static PlanCount count(org.apache.spark.sql.execution.SparkPlan plan) {
+    PlanCount c = new PlanCount();
+    count(plan, false, c);
+    return c;
+  }
+
+  private static void count(org.apache.spark.sql.execution.SparkPlan plan, boolean inSubquery, PlanCount c) {
+    if (plan instanceof org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec) {
+      count(((org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec) plan).executedPlan(), inSubquery, c);
+      return;
+    }
+    if (plan instanceof org.apache.spark.sql.execution.adaptive.QueryStageExec) {
+      count(((org.apache.spark.sql.execution.adaptive.QueryStageExec) plan).plan(), inSubquery, c);
+      return;
+    }
+    if (plan instanceof org.apache.spark.sql.execution.exchange.ReusedExchangeExec) {
+      c.reusedInSubqueries += inSubquery ? 1 : 0;
+      return; // the exchange it reuses is counted where it runs
+    }
+    if (plan instanceof org.apache.spark.sql.execution.RangeExec) {
+      c.scans++;
+    }
+    for (org.apache.spark.sql.catalyst.expressions.Expression e : scala.collection.JavaConverters
+        .seqAsJavaListConverter(plan.expressions()).asJava()) {
+      e.foreach(new scala.runtime.AbstractFunction1<org.apache.spark.sql.catalyst.expressions.Expression,
+          scala.runtime.BoxedUnit>() {
+        @Override
+        public scala.runtime.BoxedUnit apply(org.apache.spark.sql.catalyst.expressions.Expression x) {
+          if (x instanceof org.apache.spark.sql.execution.ScalarSubquery) {
+            c.subqueries++;
+            count(((org.apache.spark.sql.execution.ScalarSubquery) x).plan(), true, c);
+          }
+          return scala.runtime.BoxedUnit.UNIT;
+        }
+      });
+    }
+    for (org.apache.spark.sql.execution.SparkPlan child : scala.collection.JavaConverters
+        .seqAsJavaListConverter(plan.children()).asJava()) {
+      count(child, inSubquery, c);
+    }
+  }
 }
