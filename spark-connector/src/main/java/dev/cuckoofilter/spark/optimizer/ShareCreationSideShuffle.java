@@ -100,7 +100,7 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
 
     @Override
     public boolean isDefinedAt(Expression e) {
-      return e instanceof ScalarSubquery && replanned((ScalarSubquery) e) != null;
+      return e instanceof ScalarSubquery;
     }
 
     @Override
@@ -127,9 +127,9 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
         return null;
       }
       // Adaptive execution re-plans a subquery from its logical plan once a stage is done, replacing the
-      // logical node a finished stage links to (found by identity) with the stage. So the subquery's
-      // logical plan must contain the very node the shared exchange's stage links to, and its own
-      // physical nodes must link to the new logical plan (the shared exchange's nodes keep theirs).
+      // logical node a finished stage links to (found by identity) with the stage. So the subquery's own
+      // physical nodes must link to the new logical plan, as the exchange's copy links to its leaf there
+      // (the nodes below the copy keep their links).
       Map<LogicalPlan, LogicalPlan> renamed = new IdentityHashMap<>();
       pairNodes(oldLogical, logical[0], renamed);
       relink(input, shared[0], renamed);
