@@ -16,7 +16,7 @@ public final class RuntimeFilterConf {
   /**
    * Smallest estimated size of the side to prune (default 8MB): smaller sides are not worth a filter. With
    * Spark's default broadcast threshold (10MB) a shuffled side is larger anyway. TPC-H-like Q3, Q5 and Q10
-   * at scale 1 prune their lineitem side only below the former default of 64MB, and gain 1.1-1.6x
+   * at scale 1 prune their lineitem side only below the former default of 64MB, and gain 1.2-1.6x
    * (docs/BENCHMARKS.md).
    */
   public static final String APPLICATION_SIDE_THRESHOLD = "spark.cuckoo.runtimeFilter.applicationSideThreshold";
