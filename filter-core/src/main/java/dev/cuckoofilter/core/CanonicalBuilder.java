@@ -21,7 +21,7 @@ public final class CanonicalBuilder {
   private final boolean distinct;
   private long previousCode = -1;
   private boolean any;
-  /** Codes collected by {@link #addHash}, sign bit flipped so signed sorting gives unsigned order. */
+  /** Codes collected by {@link #addHash}, sorted by {@link #build}. */
   private long[] pending = new long[0];
   private int pendingSize;
 
@@ -74,19 +74,37 @@ public final class CanonicalBuilder {
     if (pendingSize == pending.length) {
       pending = Arrays.copyOf(pending, Math.max(16, pendingSize + (pendingSize >> 1)));
     }
-    pending[pendingSize++] = EntryCodes.ofHash(parameters, hash) ^ Long.MIN_VALUE;
+    pending[pendingSize++] = EntryCodes.ofHash(parameters, hash);
+  }
+
+  /**
+   * Adds the items whose hashes are {@code hashes[0, n)}, in any order. The builder takes the array over:
+   * it turns the hashes into entry codes in place and sorts them there, holding no second copy.
+   */
+  public void addHashes(long[] hashes, int n) {
+    if (any || pendingSize > 0) {
+      throw new IllegalStateException("addHashes must be the only call that adds items");
+    }
+    if (n < 0 || n > hashes.length) {
+      throw new IndexOutOfBoundsException("n = " + n + " for an array of " + hashes.length);
+    }
+    for (int i = 0; i < n; i++) {
+      hashes[i] = EntryCodes.ofHash(parameters, hashes[i]);
+    }
+    pending = hashes;
+    pendingSize = n;
   }
 
   /** The finished filter. The builder must not be used afterwards. */
   public CuckooFilter build() {
     if (pendingSize > 0) {
-      Arrays.sort(pending, 0, pendingSize);
+      UnsignedLongs.sort(pending, 0, pendingSize);
       long[] codes = pending;
       int n = pendingSize;
       pending = null;
       pendingSize = 0;
       for (int i = 0; i < n; i++) {
-        addCode(codes[i] ^ Long.MIN_VALUE);
+        addCode(codes[i]);
       }
     }
     return filter;
@@ -103,11 +121,11 @@ public final class CanonicalBuilder {
     }
     long[] codes = new long[(int) filter.size()];
     int[] n = {0};
-    filter.forEachEntryCode(code -> codes[n[0]++] = code ^ Long.MIN_VALUE);
-    Arrays.sort(codes, 0, n[0]); // unsigned order via the flipped sign bit
+    filter.forEachEntryCode(code -> codes[n[0]++] = code);
+    UnsignedLongs.sort(codes, 0, n[0]);
     CanonicalBuilder builder = new CanonicalBuilder(filter.parameters(), false);
     for (int i = 0; i < n[0]; i++) {
-      builder.addCode(codes[i] ^ Long.MIN_VALUE);
+      builder.addCode(codes[i]);
     }
     CuckooFilter result = builder.build();
     result.addFailedInserts(filter.failedInserts());

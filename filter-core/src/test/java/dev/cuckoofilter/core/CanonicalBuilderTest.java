@@ -43,6 +43,11 @@ class CanonicalBuilderTest {
     }
     assertArrayEquals(canonical, byHash.build().toByteArray());
 
+    long[] hashes = Arrays.stream(items).map(x -> CuckooHash.hashLong(x, 5)).toArray();
+    CanonicalBuilder byHashArray = new CanonicalBuilder(p, false);
+    byHashArray.addHashes(hashes, hashes.length);
+    assertArrayEquals(canonical, byHashArray.build().toByteArray());
+
     long[] codes = Arrays.stream(items).map(x -> EntryCodes.ofHash(p, CuckooHash.hashLong(x, 5)) ^ Long.MIN_VALUE)
         .sorted().map(x -> x ^ Long.MIN_VALUE).toArray();
     CanonicalBuilder byCode = new CanonicalBuilder(p, false);
@@ -70,13 +75,16 @@ class CanonicalBuilderTest {
   }
 
   @ParameterizedTest(name = "case {0}")
-  @CsvSource({"0", "1"})
+  @CsvSource({"0", "1", "2"})
   void misuseIsRejected(int which) {
     FilterParameters p = CuckooFilter.builder().bucketCount(4).fingerprintBits(8).stashCapacity(0).build().parameters();
     CanonicalBuilder builder = new CanonicalBuilder(p, false);
     if (which == 0) {
       builder.addCode(100);
       assertThrows(IllegalArgumentException.class, () -> builder.addCode(99));
+    } else if (which == 2) {
+      builder.addHash(1);
+      assertThrows(IllegalStateException.class, () -> builder.addHashes(new long[] {2}, 1));
     } else {
       FilterFullException e = assertThrows(FilterFullException.class, () -> {
         for (long i = 0; i < 1000; i++) {

@@ -212,24 +212,24 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
 
   /** The filter of the buffer's entries, in canonical layout. */
   CuckooFilter build(EntrySetBuffer buffer) {
-    long distinct = buffer.count();
     FilterParameters p = parameters();
-    boolean sized = p != null;
-    if (!sized) {
-      p = CuckooFilter.builder().expectedItems(Math.max(1, distinct)).fpp(fpp).parameters();
+    if (p == null) {
+      // Key hashes: their distinct count sizes the filter, then they become entry codes in place.
+      long[] hashes = buffer.toArray();
+      CanonicalBuilder builder = new CanonicalBuilder(
+          CuckooFilter.builder().expectedItems(Math.max(1, hashes.length)).fpp(fpp).parameters(), true);
+      builder.addHashes(hashes, hashes.length);
+      return builder.build();
     }
+    // Entry codes, already sorted: streamed from the compact run into the table.
     CanonicalBuilder builder = new CanonicalBuilder(p, true);
     java.util.PrimitiveIterator.OfLong entries = buffer.entries();
     try {
       while (entries.hasNext()) {
-        if (sized) {
-          builder.addCode(entries.nextLong());
-        } else {
-          builder.addHash(entries.nextLong());
-        }
+        builder.addCode(entries.nextLong());
       }
     } catch (FilterFullException e) {
-      throw new IllegalStateException(NAME + ": the input has " + distinct + " distinct keys, more than the "
+      throw new IllegalStateException(NAME + ": the input has " + buffer.count() + " distinct keys, more than the "
           + expectedItems + " expectedItems the filter was sized for; raise expectedItems or omit it", e);
     }
     return builder.build();

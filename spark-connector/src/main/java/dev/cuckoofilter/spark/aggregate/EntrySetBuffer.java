@@ -1,20 +1,27 @@
 package dev.cuckoofilter.spark.aggregate;
 
+import dev.cuckoofilter.core.UnsignedLongs;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The aggregation buffer of {@link CuckooFilterAggregate}: a set of 64-bit entries (entry codes, or item
- * hashes when the filter is sized from the data). Rows of a partition go to a hash set; what is
- * serialized and shuffled is one sorted, delta-encoded run; merging keeps runs and compacts them into
- * one sorted distinct run once there are many. Set semantics make the result independent of
- * partitioning, partition order and retries.
+ * hashes when the filter is sized from the data). Rows of a partition are appended to an array that is
+ * sorted and deduplicated whenever it fills (a radix sort: sequential passes instead of the random
+ * accesses of a hash set, and the result has to be sorted anyway); what is serialized and shuffled is
+ * one sorted, delta-encoded run; merging keeps runs and compacts them into one sorted distinct run once
+ * there are many. Set semantics make the result independent of partitioning, partition order and
+ * retries.
  */
 public final class EntrySetBuffer implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
   private static final int MAX_RUNS = 16;
 
-  private transient LongHashSet pending;
+  private static final int FIRST_CAPACITY = 1 << 10;
+
+  /** Values added since the last flush; {@code pending[0, pendingSize)}, unsorted, may repeat. */
+  private transient long[] pending;
+  private transient int pendingSize;
   private transient List<SortedRun> runs = new ArrayList<>();
 
   /** Java serialization (used when the buffer travels through an Encoder): the compact sorted run. */
@@ -32,10 +39,39 @@ public final class EntrySetBuffer implements java.io.Serializable {
   }
 
   public void add(long value) {
-    if (pending == null) {
-      pending = new LongHashSet(1 << 12);
+    long[] p = pending;
+    if (p == null || pendingSize == p.length) {
+      p = makeRoom();
     }
-    pending.add(value);
+    p[pendingSize++] = value;
+  }
+
+  /**
+   * Sorts and deduplicates the full pending array; doubles it if that freed less than half, so memory
+   * stays within about twice the distinct values and each value is sorted O(1) times amortized.
+   */
+  private long[] makeRoom() {
+    if (pending == null) {
+      pending = new long[FIRST_CAPACITY];
+      return pending;
+    }
+    pendingSize = sortDistinct(pending, pendingSize);
+    if (pendingSize > pending.length / 2) {
+      pending = java.util.Arrays.copyOf(pending, pending.length * 2);
+    }
+    return pending;
+  }
+
+  /** Sorts {@code a[0, n)} in unsigned order, removes repeats and returns the distinct count. */
+  private static int sortDistinct(long[] a, int n) {
+    UnsignedLongs.sort(a, 0, n);
+    int d = 0;
+    for (int i = 0; i < n; i++) {
+      if (d == 0 || a[i] != a[d - 1]) {
+        a[d++] = a[i];
+      }
+    }
+    return d;
   }
 
   public void merge(EntrySetBuffer other) {
@@ -49,9 +85,10 @@ public final class EntrySetBuffer implements java.io.Serializable {
   }
 
   private void flushPending() {
-    long[] sorted = pending.sortedUnsigned();
+    int n = sortDistinct(pending, pendingSize);
+    runs.add(SortedRun.encode(pending, n));
     pending = null;
-    runs.add(SortedRun.encode(sorted, sorted.length));
+    pendingSize = 0;
   }
 
   /** Everything as one sorted distinct run. */
@@ -87,14 +124,44 @@ public final class EntrySetBuffer implements java.io.Serializable {
     return compact().cursor();
   }
 
-  /** K-way merge with duplicates removed, through a small binary heap of cursors. */
+  /**
+   * The distinct entries in ascending unsigned order as an array, 8 bytes each: for a consumer that
+   * needs them all at once. The buffer is empty afterwards.
+   */
+  public long[] toArray() {
+    if (pending != null) {
+      flushPending();
+    }
+    long total = 0;
+    for (SortedRun run : runs) {
+      total += run.count;
+    }
+    if (total > Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException(total + " entries do not fit in one array");
+    }
+    long[] out = new long[(int) total];
+    int[] n = {0};
+    mergeRuns(runs, v -> out[n[0]++] = v);
+    runs.clear();
+    return n[0] == out.length ? out : java.util.Arrays.copyOf(out, n[0]);
+  }
+
   private static SortedRun mergeRuns(List<SortedRun> runs) {
     long total = 0;
+    for (SortedRun run : runs) {
+      total += run.count;
+    }
+    SortedRun.Writer out = new SortedRun.Writer(total);
+    mergeRuns(runs, out::add);
+    return out.finish();
+  }
+
+  /** K-way merge with duplicates removed, through a small binary heap of cursors, into {@code out}. */
+  private static void mergeRuns(List<SortedRun> runs, java.util.function.LongConsumer out) {
     int k = 0;
     SortedRun.Cursor[] heap = new SortedRun.Cursor[runs.size()];
     long[] heads = new long[runs.size()];
     for (SortedRun run : runs) {
-      total += run.count;
       SortedRun.Cursor c = run.cursor();
       if (c.hasNext()) {
         heap[k] = c;
@@ -102,13 +169,12 @@ public final class EntrySetBuffer implements java.io.Serializable {
         siftUp(heap, heads, k++);
       }
     }
-    SortedRun.Writer out = new SortedRun.Writer(total);
     boolean any = false;
     long last = 0;
     while (k > 0) {
       long v = heads[0];
       if (!any || v != last) {
-        out.add(v ^ Long.MIN_VALUE);
+        out.accept(v ^ Long.MIN_VALUE);
         last = v;
         any = true;
       }
@@ -121,7 +187,6 @@ public final class EntrySetBuffer implements java.io.Serializable {
       }
       siftDown(heap, heads, 0, k);
     }
-    return out.finish();
   }
 
   private static void siftUp(SortedRun.Cursor[] heap, long[] heads, int i) {

@@ -1,0 +1,50 @@
+package dev.cuckoofilter.spark.aggregate;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PrimitiveIterator;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The partial-aggregation buffer against an exact set, in unsigned order, through every path. */
+class EntrySetBufferTest {
+  @ParameterizedTest(name = "{0} buffers, {1} values each, {2} distinct")
+  @CsvSource({
+      "1, 0, 1", "1, 1, 1", "1, 5000, 3", "3, 1023, 2000", "3, 1025, 1000000", "40, 3000, 50000",
+      "2, 300000, 1000000000", "5, 200000, 100"})
+  void holdsExactlyTheDistinctValuesInUnsignedOrder(int buffers, int perBuffer, long distinct) {
+    SplittableRandom r = new SplittableRandom(buffers * 7919L + perBuffer);
+    TreeSet<Long> expected = new TreeSet<>(Long::compareUnsigned);
+    List<EntrySetBuffer> parts = new ArrayList<>();
+    for (int b = 0; b < buffers; b++) {
+      EntrySetBuffer part = new EntrySetBuffer();
+      for (int i = 0; i < perBuffer; i++) {
+        // Spread the distinct values over the whole 64-bit range, zero and the sign bit included.
+        long v = r.nextLong(distinct) * 0x9E3779B97F4A7C15L;
+        part.add(v);
+        expected.add(v);
+      }
+      // Half the parts travel as bytes, as partial results do between stages.
+      parts.add(b % 2 == 0 ? part : EntrySetBuffer.deserialize(part.serialize()));
+    }
+    EntrySetBuffer all = new EntrySetBuffer();
+    for (EntrySetBuffer part : parts) {
+      all.merge(part);
+    }
+    assertEquals(expected.size(), all.count());
+    long[] want = expected.stream().mapToLong(Long::longValue).toArray();
+    assertArrayEquals(want, drain(all.entries()));
+    assertArrayEquals(want, drain(EntrySetBuffer.deserialize(all.serialize()).entries()));
+  }
+
+  private static long[] drain(PrimitiveIterator.OfLong it) {
+    List<Long> out = new ArrayList<>();
+    it.forEachRemaining((long v) -> out.add(v));
+    return out.stream().mapToLong(Long::longValue).toArray();
+  }
+}
