@@ -33,7 +33,8 @@ import scala.collection.Seq;
  *
  * <p>With {@code expectedItems} the entries are entry codes of a filter sized for that many keys. Without
  * it they are 64-bit key hashes; the final step counts the distinct keys exactly and sizes the filter
- * for them (the final task then holds 8 bytes per key while it builds).
+ * for them (the final task then holds 16 bytes per key while it builds: the keys' entries and the space to
+ * sort them).
  */
 public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntrySetBuffer>
     implements java.io.Serializable {
