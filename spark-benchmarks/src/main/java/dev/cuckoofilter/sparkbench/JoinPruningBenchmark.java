@@ -136,26 +136,36 @@ public final class JoinPruningBenchmark {
     run(variants, selectivity, matching, csv);
   }
 
-  /** Times each variant (one warm-up, then the median of the runs) and records it. */
+  /**
+   * Times each variant and records the median. One warm-up of every variant, then the runs in rounds that
+   * visit every variant once, so a slow minute of a shared machine falls on all variants alike instead
+   * of on whichever variant happened to be running.
+   */
   private void run(Map<String, Supplier<Row>> variants, double selectivity, long matching, List<String> csv) {
-    System.out.printf("%-44s %10s %16s %14s%n", "variant", "median s", "shuffle bytes", "shuffle rows");
-    for (Map.Entry<String, Supplier<Row>> v : variants.entrySet()) {
-      v.getValue().get(); // warm-up
-      double[] seconds = new double[runs];
-      long[] shuffle = null;
-      Row result = null;
-      for (int r = 0; r < runs; r++) {
+    List<String> names = new ArrayList<>(variants.keySet());
+    double[][] seconds = new double[names.size()][runs];
+    long[][] shuffle = new long[names.size()][];
+    Row[] results = new Row[names.size()];
+    for (String name : names) {
+      variants.get(name).get();
+    }
+    for (int r = 0; r < runs; r++) {
+      for (int v = 0; v < names.size(); v++) {
         meter.reset();
         long start = System.nanoTime();
-        result = v.getValue().get();
-        seconds[r] = (System.nanoTime() - start) / 1e9;
-        shuffle = meter.read();
+        results[v] = variants.get(names.get(v)).get();
+        seconds[v][r] = (System.nanoTime() - start) / 1e9;
+        shuffle[v] = meter.read();
       }
-      Arrays.sort(seconds);
-      double median = seconds[runs / 2];
-      System.out.printf(Locale.ROOT, "%-44s %10.2f %,16d %,14d   (%s)%n", v.getKey(), median, shuffle[0], shuffle[1], result);
-      csv.add(String.format(Locale.ROOT, "%.2f,%s,%.3f,%d,%d,%d,%d", selectivity, v.getKey(), median, shuffle[0],
-          shuffle[1], result.getLong(0), matching));
+    }
+    System.out.printf("%-44s %10s %16s %14s%n", "variant", "median s", "shuffle bytes", "shuffle rows");
+    for (int v = 0; v < names.size(); v++) {
+      Arrays.sort(seconds[v]);
+      double median = seconds[v][runs / 2];
+      System.out.printf(Locale.ROOT, "%-44s %10.2f %,16d %,14d   (%s)%n", names.get(v), median, shuffle[v][0],
+          shuffle[v][1], results[v]);
+      csv.add(String.format(Locale.ROOT, "%.2f,%s,%.3f,%d,%d,%d,%d", selectivity, names.get(v), median,
+          shuffle[v][0], shuffle[v][1], results[v].getLong(0), matching));
     }
   }
 
