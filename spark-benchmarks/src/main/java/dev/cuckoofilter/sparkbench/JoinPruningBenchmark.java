@@ -68,7 +68,8 @@ public final class JoinPruningBenchmark {
 
     JoinPruningBenchmark bench = new JoinPruningBenchmark(spark, Integer.parseInt(opts.get("--runs")));
     List<String> csv = new ArrayList<>();
-    csv.add("selectivity,variant,median_seconds,shuffle_bytes,shuffle_records,result_rows,matching_fact_rows");
+    csv.add("selectivity,variant,median_seconds,shuffle_bytes,shuffle_records,result_rows,matching_fact_rows,"
+        + "median_speedup_vs_baseline");
     String suite = opts.get("--suite");
     for (String s : opts.get("--selectivities").split(",")) {
       if (suite.equals("pruning") || suite.equals("all")) {
@@ -133,15 +134,17 @@ public final class JoinPruningBenchmark {
     variants.put("cuckoo filter (built beforehand)", () -> withRuntimeFilter(false, () ->
         prebuilt.prune(fact, "dim_key").join(dim, "dim_key").selectExpr("count(*)", "sum(amount)").first()));
 
-    run(variants, selectivity, matching, csv);
+    run(variants, "spark runtime bloom filter", selectivity, matching, csv);
   }
 
   /**
    * Times each variant and records the median. One warm-up of every variant, then the runs in rounds that
    * visit every variant once, so a slow minute of a shared machine falls on all variants alike instead
-   * of on whichever variant happened to be running.
+   * of on whichever variant happened to be running. Speedups are paired: the baseline's time over the
+   * variant's in the same round, median over the rounds.
    */
-  private void run(Map<String, Supplier<Row>> variants, double selectivity, long matching, List<String> csv) {
+  private void run(Map<String, Supplier<Row>> variants, String baseline, double selectivity, long matching,
+      List<String> csv) {
     List<String> names = new ArrayList<>(variants.keySet());
     double[][] seconds = new double[names.size()][runs];
     long[][] shuffle = new long[names.size()][];
@@ -158,15 +161,27 @@ public final class JoinPruningBenchmark {
         shuffle[v] = meter.read();
       }
     }
-    System.out.printf("%-44s %10s %16s %14s%n", "variant", "median s", "shuffle bytes", "shuffle rows");
+    int base = names.indexOf(baseline);
+    double[][] speedups = new double[names.size()][runs];
+    for (int v = 0; v < names.size(); v++) {
+      for (int r = 0; r < runs; r++) {
+        speedups[v][r] = seconds[base][r] / seconds[v][r];
+      }
+    }
+    System.out.printf("%-44s %10s %12s %16s %14s%n", "variant", "median s", "speedup", "shuffle bytes",
+        "shuffle rows");
     for (int v = 0; v < names.size(); v++) {
       Arrays.sort(seconds[v]);
+      Arrays.sort(speedups[v]);
       double median = seconds[v][runs / 2];
-      System.out.printf(Locale.ROOT, "%-44s %10.2f %,16d %,14d   (%s)%n", names.get(v), median, shuffle[v][0],
-          shuffle[v][1], results[v]);
-      csv.add(String.format(Locale.ROOT, "%.2f,%s,%.3f,%d,%d,%d,%d", selectivity, names.get(v), median,
-          shuffle[v][0], shuffle[v][1], results[v].getLong(0), matching));
+      double speedup = speedups[v][runs / 2];
+      System.out.printf(Locale.ROOT, "%-44s %10.2f %11.2fx %,16d %,14d   (%s)%n", names.get(v), median, speedup,
+          shuffle[v][0], shuffle[v][1], results[v]);
+      csv.add(String.format(Locale.ROOT, "%.2f,%s,%.3f,%d,%d,%d,%d,%.3f", selectivity, names.get(v), median,
+          shuffle[v][0], shuffle[v][1], results[v].getLong(0), matching, speedup));
     }
+    System.out.println("speedup: " + baseline + "'s time over the variant's in the same round, median of "
+        + runs + " rounds");
   }
 
   /**
@@ -195,7 +210,7 @@ public final class JoinPruningBenchmark {
     variants.put("spark defaults + cuckoo rule", () -> withRule(true, null, () -> spark.sql(query).first()));
     variants.put("+ registered stored filter", () -> withRule(true, slice + "=" + location,
         () -> spark.sql(viaView).first()));
-    run(variants, selectivity, matching, csv);
+    run(variants, "spark defaults", selectivity, matching, csv);
     spark.conf().set("spark.sql.autoBroadcastJoinThreshold", "-1");
     spark.conf().set("spark.sql.join.preferSortMergeJoin", "true");
   }
