@@ -7,11 +7,13 @@ import java.util.List;
 /**
  * The aggregation buffer of {@link CuckooFilterAggregate}: a set of 64-bit entries (entry codes, or item
  * hashes when the filter is sized from the data). Rows of a partition are appended to an array that is
- * sorted and deduplicated whenever it fills (a radix sort: sequential passes instead of the random
- * accesses of a hash set, and the result has to be sorted anyway); what is serialized and shuffled is
- * one sorted, delta-encoded run; merging keeps runs and compacts them into one sorted distinct run once
- * there are many. Set semantics make the result independent of partitioning, partition order and
- * retries.
+ * sorted and deduplicated whenever it fills: for keys that are mostly distinct (a dimension's keys) a
+ * radix sort's sequential passes cost less than a hash set's cache miss per row, and the result has to
+ * be sorted anyway. When a compaction finds that at least half the values were repeats (a fact table's
+ * foreign keys), the partition switches to a hash set, where a repeat costs one probe of a small table.
+ * What is serialized and shuffled is one sorted, delta-encoded run; merging keeps runs and compacts them
+ * into one sorted distinct run once there are many. Set semantics make the result independent of
+ * partitioning, partition order and retries.
  */
 public final class EntrySetBuffer implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
@@ -22,6 +24,8 @@ public final class EntrySetBuffer implements java.io.Serializable {
   /** Values added since the last flush; {@code pending[0, pendingSize)}, unsorted, may repeat. */
   private transient long[] pending;
   private transient int pendingSize;
+  /** Instead of {@code pending} once the values turned out to repeat. */
+  private transient LongHashSet repeated;
   private transient List<SortedRun> runs = new ArrayList<>();
 
   /** Java serialization (used when the buffer travels through an Encoder): the compact sorted run. */
@@ -39,23 +43,42 @@ public final class EntrySetBuffer implements java.io.Serializable {
   }
 
   public void add(long value) {
+    if (repeated != null) {
+      repeated.add(value);
+      return;
+    }
     long[] p = pending;
     if (p == null || pendingSize == p.length) {
       p = makeRoom();
+      if (p == null) {
+        repeated.add(value);
+        return;
+      }
     }
     p[pendingSize++] = value;
   }
 
   /**
-   * Sorts and deduplicates the full pending array; doubles it if that freed less than half, so memory
-   * stays within about twice the distinct values and each value is sorted O(1) times amortized.
+   * Sorts and deduplicates the full pending array. If at least half of it were repeats, moves the values
+   * to a hash set and returns null; else doubles the array if that freed less than half, so memory stays
+   * within about twice the distinct values and each value is sorted O(1) times amortized.
    */
   private long[] makeRoom() {
     if (pending == null) {
       pending = new long[FIRST_CAPACITY];
       return pending;
     }
-    pendingSize = sortDistinct(pending, pendingSize);
+    int before = pendingSize;
+    pendingSize = sortDistinct(pending, before);
+    if (pendingSize <= before / 2) {
+      repeated = new LongHashSet(Math.max(FIRST_CAPACITY, pendingSize * 2));
+      for (int i = 0; i < pendingSize; i++) {
+        repeated.add(pending[i]);
+      }
+      pending = null;
+      pendingSize = 0;
+      return null;
+    }
     if (pendingSize > pending.length / 2) {
       pending = java.util.Arrays.copyOf(pending, pending.length * 2);
     }
@@ -75,27 +98,30 @@ public final class EntrySetBuffer implements java.io.Serializable {
   }
 
   public void merge(EntrySetBuffer other) {
-    if (other.pending != null) {
-      other.flushPending();
-    }
+    other.flushPending();
     runs.addAll(other.runs);
     if (runs.size() > MAX_RUNS) {
       compact();
     }
   }
 
+  /** Moves the values added since the last flush into a sorted run. */
   private void flushPending() {
-    int n = sortDistinct(pending, pendingSize);
-    runs.add(SortedRun.encode(pending, n));
-    pending = null;
-    pendingSize = 0;
+    if (repeated != null) {
+      long[] sorted = repeated.sortedUnsigned();
+      runs.add(SortedRun.encode(sorted, sorted.length));
+      repeated = null;
+    } else if (pending != null) {
+      int n = sortDistinct(pending, pendingSize);
+      runs.add(SortedRun.encode(pending, n));
+      pending = null;
+      pendingSize = 0;
+    }
   }
 
   /** Everything as one sorted distinct run. */
   private SortedRun compact() {
-    if (pending != null) {
-      flushPending();
-    }
+    flushPending();
     if (runs.size() != 1) {
       SortedRun merged = mergeRuns(runs);
       runs.clear();
@@ -129,9 +155,7 @@ public final class EntrySetBuffer implements java.io.Serializable {
    * needs them all at once. The buffer is empty afterwards.
    */
   public long[] toArray() {
-    if (pending != null) {
-      flushPending();
-    }
+    flushPending();
     long total = 0;
     for (SortedRun run : runs) {
       total += run.count;

@@ -16,7 +16,7 @@ class EntrySetBufferTest {
   @ParameterizedTest(name = "{0} buffers, {1} values each, {2} distinct")
   @CsvSource({
       "1, 0, 1", "1, 1, 1", "1, 5000, 3", "3, 1023, 2000", "3, 1025, 1000000", "40, 3000, 50000",
-      "2, 300000, 1000000000", "5, 200000, 100"})
+      "2, 300000, 1000000000", "5, 200000, 100", "1, 400000, 150000"})
   void holdsExactlyTheDistinctValuesInUnsignedOrder(int buffers, int perBuffer, long distinct) {
     SplittableRandom r = new SplittableRandom(buffers * 7919L + perBuffer);
     TreeSet<Long> expected = new TreeSet<>(Long::compareUnsigned);
