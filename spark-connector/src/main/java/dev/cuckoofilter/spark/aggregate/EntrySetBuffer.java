@@ -7,23 +7,36 @@ import java.util.List;
 /**
  * The aggregation buffer of {@link CuckooFilterAggregate}: a set of 64-bit entries (entry codes, or item
  * hashes when the filter is sized from the data). Rows of a partition are appended to an array that is
- * sorted and deduplicated whenever it fills: for keys that are mostly distinct (a dimension's keys) a
- * radix sort's sequential passes cost less than a hash set's cache miss per row, and the result has to
- * be sorted anyway. When a compaction finds that at least half the values were repeats (a fact table's
- * foreign keys), the partition switches to a hash set, where a repeat costs one probe of a small table.
- * What is serialized and shuffled is one sorted, delta-encoded run; merging keeps runs and compacts them
- * into one sorted distinct run once there are many. Set semantics make the result independent of
- * partitioning, partition order and retries.
+ * compacted whenever it fills: the values appended since the last compaction are radix-sorted and merged
+ * into the sorted distinct prefix, so each value is sorted once. For keys that are mostly distinct (a
+ * dimension's keys) this costs less than a hash set's cache miss per row, and the result has to be sorted
+ * anyway. When a compaction finds that at least half the values were repeats (a fact table's foreign
+ * keys), the partition switches to a hash set, where a repeat costs one probe of a small table. What is
+ * serialized and shuffled is one sorted, delta-encoded run. Merging keeps the runs and compacts them into
+ * one sorted distinct run once they take eight times the space of the largest: runs that overlap (the same
+ * keys in every partition) stay within about eight times their distinct content, while runs of distinct
+ * keys, which compaction cannot shrink, are merged rarely instead of re-encoded every few partitions (the
+ * final step merges them all once anyway). Set semantics make the result independent of partitioning,
+ * partition order and retries.
  */
 public final class EntrySetBuffer implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
-  private static final int MAX_RUNS = 16;
+  /** Most runs kept before merged runs are compacted whatever their sizes (bounds the k-way merge). */
+  private static final int MAX_RUNS = 1024;
+  /** Merged runs are compacted once they take this many times the space of the largest of them. */
+  private static final int COMPACT_RATIO = 8;
 
   private static final int FIRST_CAPACITY = 1 << 10;
 
-  /** Values added since the last flush; {@code pending[0, pendingSize)}, unsorted, may repeat. */
+  /**
+   * Values added since the last flush: {@code pending[0, sortedSize)} sorted and distinct, then
+   * {@code pending[sortedSize, pendingSize)} as appended, unsorted, may repeat.
+   */
   private transient long[] pending;
+  private transient int sortedSize;
   private transient int pendingSize;
+  /** Where compactions merge to; as long as {@code pending}. */
+  private transient long[] scratch;
   /** Instead of {@code pending} once the values turned out to repeat. */
   private transient LongHashSet repeated;
   private transient List<SortedRun> runs = new ArrayList<>();
@@ -59,9 +72,9 @@ public final class EntrySetBuffer implements java.io.Serializable {
   }
 
   /**
-   * Sorts and deduplicates the full pending array. If at least half of it were repeats, moves the values
-   * to a hash set and returns null; else doubles the array if that freed less than half, so memory stays
-   * within about twice the distinct values and each value is sorted O(1) times amortized.
+   * Compacts the full pending array. If at least half of it were repeats, moves the values to a hash set
+   * and returns null; else doubles the array if that freed less than half, so memory stays within about
+   * four times the distinct values (the array and its scratch) and each value is sorted once.
    */
   private long[] makeRoom() {
     if (pending == null) {
@@ -69,25 +82,76 @@ public final class EntrySetBuffer implements java.io.Serializable {
       return pending;
     }
     int before = pendingSize;
-    pendingSize = sortDistinct(pending, before);
+    compactPending();
     if (pendingSize <= before / 2) {
       repeated = new LongHashSet(Math.max(FIRST_CAPACITY, pendingSize * 2));
       for (int i = 0; i < pendingSize; i++) {
         repeated.add(pending[i]);
       }
       pending = null;
+      scratch = null;
       pendingSize = 0;
+      sortedSize = 0;
       return null;
     }
     if (pendingSize > pending.length / 2) {
       pending = java.util.Arrays.copyOf(pending, pending.length * 2);
+      scratch = null;
     }
     return pending;
   }
 
-  /** Sorts {@code a[0, n)} in unsigned order, removes repeats and returns the distinct count. */
-  private static int sortDistinct(long[] a, int n) {
-    UnsignedLongs.sort(a, 0, n);
+  /**
+   * Sorts the values appended since the last compaction and merges them, without repeats, into the sorted
+   * prefix: afterwards all of {@code pending[0, pendingSize)} is sorted and distinct.
+   */
+  private void compactPending() {
+    long[] a = pending;
+    int n = pendingSize;
+    int sorted = sortedSize;
+    if (sorted == n) {
+      return;
+    }
+    UnsignedLongs.sort(a, sorted, n);
+    if (sorted == 0) {
+      pendingSize = distinctSorted(a, n);
+      sortedSize = pendingSize;
+      return;
+    }
+    long[] out = scratch;
+    if (out == null || out.length != a.length) {
+      out = new long[a.length];
+    }
+    int i = 0;
+    int j = sorted;
+    int d = 0;
+    while (i < sorted && j < n) {
+      long x = a[i];
+      long y = a[j];
+      int c = Long.compareUnsigned(x, y);
+      long v = c <= 0 ? x : y;
+      i += c <= 0 ? 1 : 0;
+      j += c >= 0 ? 1 : 0;
+      if (d == 0 || out[d - 1] != v) {
+        out[d++] = v;
+      }
+    }
+    for (; i < sorted; i++) {
+      out[d++] = a[i]; // the prefix is distinct and above everything merged so far
+    }
+    for (; j < n; j++) {
+      if (d == 0 || out[d - 1] != a[j]) {
+        out[d++] = a[j];
+      }
+    }
+    scratch = a;
+    pending = out;
+    pendingSize = d;
+    sortedSize = d;
+  }
+
+  /** Removes repeats from the sorted {@code a[0, n)}; returns the distinct count. */
+  private static int distinctSorted(long[] a, int n) {
     int d = 0;
     for (int i = 0; i < n; i++) {
       if (d == 0 || a[i] != a[d - 1]) {
@@ -100,9 +164,25 @@ public final class EntrySetBuffer implements java.io.Serializable {
   public void merge(EntrySetBuffer other) {
     other.flushPending();
     runs.addAll(other.runs);
-    if (runs.size() > MAX_RUNS) {
+    if (runs.size() > MAX_RUNS || runBytes() > COMPACT_RATIO * largestRunBytes()) {
       compact();
     }
+  }
+
+  private long runBytes() {
+    long total = 0;
+    for (SortedRun run : runs) {
+      total += run.bytes.length;
+    }
+    return total;
+  }
+
+  private long largestRunBytes() {
+    long largest = 0;
+    for (SortedRun run : runs) {
+      largest = Math.max(largest, run.bytes.length);
+    }
+    return largest;
   }
 
   /** Moves the values added since the last flush into a sorted run. */
@@ -112,10 +192,12 @@ public final class EntrySetBuffer implements java.io.Serializable {
       runs.add(SortedRun.encode(sorted, sorted.length));
       repeated = null;
     } else if (pending != null) {
-      int n = sortDistinct(pending, pendingSize);
-      runs.add(SortedRun.encode(pending, n));
+      compactPending();
+      runs.add(SortedRun.encode(pending, pendingSize));
       pending = null;
+      scratch = null;
       pendingSize = 0;
+      sortedSize = 0;
     }
   }
 

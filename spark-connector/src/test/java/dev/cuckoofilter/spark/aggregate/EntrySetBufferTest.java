@@ -16,7 +16,11 @@ class EntrySetBufferTest {
   @ParameterizedTest(name = "{0} buffers, {1} values each, {2} distinct")
   @CsvSource({
       "1, 0, 1", "1, 1, 1", "1, 5000, 3", "3, 1023, 2000", "3, 1025, 1000000", "40, 3000, 50000",
-      "2, 300000, 1000000000", "5, 200000, 100", "1, 400000, 150000"})
+      "2, 300000, 1000000000", "5, 200000, 100", "1, 400000, 150000",
+      // Runs that hardly overlap (merging waits longer after a useless compaction) and runs that do.
+      "150, 700, 1000000000", "150, 700, 2000",
+      // Repeats that only show after several compactions of a growing array.
+      "1, 600000, 400000"})
   void holdsExactlyTheDistinctValuesInUnsignedOrder(int buffers, int perBuffer, long distinct) {
     SplittableRandom r = new SplittableRandom(buffers * 7919L + perBuffer);
     TreeSet<Long> expected = new TreeSet<>(Long::compareUnsigned);
