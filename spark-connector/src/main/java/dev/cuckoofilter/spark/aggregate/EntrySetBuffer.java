@@ -164,25 +164,23 @@ public final class EntrySetBuffer implements java.io.Serializable {
   public void merge(EntrySetBuffer other) {
     other.flushPending();
     runs.addAll(other.runs);
-    if (runs.size() > MAX_RUNS || runBytes() > COMPACT_RATIO * largestRunBytes()) {
+    if (runsWantCompaction()) {
       compact();
     }
   }
 
-  private long runBytes() {
-    long total = 0;
-    for (SortedRun run : runs) {
-      total += run.bytes.length;
+  /** More than {@link #MAX_RUNS} runs, or runs taking over {@link #COMPACT_RATIO} times the largest's bytes. */
+  private boolean runsWantCompaction() {
+    if (runs.size() > MAX_RUNS) {
+      return true;
     }
-    return total;
-  }
-
-  private long largestRunBytes() {
+    long total = 0;
     long largest = 0;
     for (SortedRun run : runs) {
+      total += run.bytes.length;
       largest = Math.max(largest, run.bytes.length);
     }
-    return largest;
+    return total > COMPACT_RATIO * largest;
   }
 
   /** Moves the values added since the last flush into a sorted run. */
