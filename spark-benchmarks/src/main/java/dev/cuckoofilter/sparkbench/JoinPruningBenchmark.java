@@ -125,10 +125,13 @@ public final class JoinPruningBenchmark {
       return f.prune(fact, "dim_key").join(dim, "dim_key").selectExpr("count(*)", "sum(amount)").first();
     }));
     // The same SQL as Spark's runtime filter variant, with this project's rule building the filter in the
-    // query instead (at the fpp above); with and without reading the join's shuffle of the dimension side.
-    variants.put("cuckoo runtime filter rule (shared shuffle)", () -> withCuckooRule(fpp, true,
+    // query instead (at the fpp above): from the map tasks of the join's shuffle of the dimension side (the
+    // default), by aggregating that shuffle's output, or from a second scan of the dimension.
+    variants.put("cuckoo runtime filter rule (shared shuffle)", () -> withCuckooRule(fpp, true, true,
         () -> spark.sql(query).first()));
-    variants.put("cuckoo runtime filter rule (own scan)", () -> withCuckooRule(fpp, false,
+    variants.put("cuckoo runtime filter rule (shared shuffle without map-side build)", () -> withCuckooRule(fpp, true,
+        false, () -> spark.sql(query).first()));
+    variants.put("cuckoo runtime filter rule (own scan)", () -> withCuckooRule(fpp, false, false,
         () -> spark.sql(query).first()));
     SparkCuckooFilter prebuilt = CuckooFilters.builder(dim).keys("dim_key").expectedItems(dimKeys).fpp(fpp).build();
     variants.put("cuckoo filter (built beforehand)", () -> withRuntimeFilter(false, () ->
@@ -168,14 +171,14 @@ public final class JoinPruningBenchmark {
         speedups[v][r] = seconds[base][r] / seconds[v][r];
       }
     }
-    System.out.printf("%-44s %10s %12s %16s %14s%n", "variant", "median s", "speedup", "shuffle bytes",
+    System.out.printf("%-66s %10s %12s %16s %14s%n", "variant", "median s", "speedup", "shuffle bytes",
         "shuffle rows");
     for (int v = 0; v < names.size(); v++) {
       Arrays.sort(seconds[v]);
       Arrays.sort(speedups[v]);
       double median = seconds[v][runs / 2];
       double speedup = speedups[v][runs / 2];
-      System.out.printf(Locale.ROOT, "%-44s %10.2f %11.2fx %,16d %,14d   (%s)%n", names.get(v), median, speedup,
+      System.out.printf(Locale.ROOT, "%-66s %10.2f %11.2fx %,16d %,14d   (%s)%n", names.get(v), median, speedup,
           shuffle[v][0], shuffle[v][1], results[v]);
       csv.add(String.format(Locale.ROOT, "%.2f,%s,%.3f,%d,%d,%d,%d,%.3f", selectivity, names.get(v), median,
           shuffle[v][0], shuffle[v][1], results[v].getLong(0), matching, speedup));
@@ -239,11 +242,14 @@ public final class JoinPruningBenchmark {
   }
 
   /** Runs with Spark's runtime bloom filter off and the cuckoo rule on, at {@code fpp}. */
-  private <T> T withCuckooRule(double fpp, boolean shareShuffle, Supplier<T> body) {
+  private <T> T withCuckooRule(double fpp, boolean shareShuffle, boolean mapSideBuild, Supplier<T> body) {
     spark.conf().set("spark.sql.optimizer.runtime.bloomFilter.enabled", "false");
     spark.conf().set(dev.cuckoofilter.spark.optimizer.RuntimeFilterConf.ENABLED, "true");
     spark.conf().set(dev.cuckoofilter.spark.optimizer.RuntimeFilterConf.FPP, String.valueOf(fpp));
     spark.conf().set(dev.cuckoofilter.spark.optimizer.RuntimeFilterConf.SHARE_SHUFFLE, String.valueOf(shareShuffle));
+    if (!mapSideBuild) {
+      spark.conf().set(dev.cuckoofilter.spark.optimizer.RuntimeFilterConf.MAP_SIDE_BUILD_MAX_BYTES, "0");
+    }
     try {
       return body.get();
     } finally {
@@ -251,6 +257,7 @@ public final class JoinPruningBenchmark {
       spark.conf().unset(dev.cuckoofilter.spark.optimizer.RuntimeFilterConf.ENABLED);
       spark.conf().unset(dev.cuckoofilter.spark.optimizer.RuntimeFilterConf.FPP);
       spark.conf().unset(dev.cuckoofilter.spark.optimizer.RuntimeFilterConf.SHARE_SHUFFLE);
+      spark.conf().unset(dev.cuckoofilter.spark.optimizer.RuntimeFilterConf.MAP_SIDE_BUILD_MAX_BYTES);
     }
   }
 

@@ -31,6 +31,13 @@ public final class RuntimeFilterConf {
    * true; adaptive execution only): {@link ShareCreationSideShuffle}.
    */
   public static final String SHARE_SHUFFLE = "spark.cuckoo.runtimeFilter.shareShuffle";
+  /**
+   * With a shared shuffle, build the filter from the shuffle's map tasks while they run ({@code
+   * MapSideFilterBuildExec}) when their partial builds take at most this many bytes in all (default 32MB,
+   * about 4M keys at 7-8 bytes each; 0 turns it off). They are sent to the driver, so this bounds its
+   * memory; past it the filter is built by reading the shuffle, as without.
+   */
+  public static final String MAP_SIDE_BUILD_MAX_BYTES = "spark.cuckoo.runtimeFilter.mapSideBuild.maxBytes";
   /** Most filters injected into one query (default 10). */
   public static final String MAX_FILTERS = "spark.cuckoo.runtimeFilter.maxFilters";
 
@@ -57,6 +64,11 @@ public final class RuntimeFilterConf {
 
   static RuntimeFilterConf current() {
     return new RuntimeFilterConf(SQLConf.get());
+  }
+
+  /** {@link #MAP_SIDE_BUILD_MAX_BYTES}, read alone (a physical rule that runs for every query needs nothing else). */
+  static long mapSideBuildMaxBytes(SQLConf conf) {
+    return bytes(conf, MAP_SIDE_BUILD_MAX_BYTES, "32MB");
   }
 
   private static long bytes(SQLConf conf, String key, String fallback) {

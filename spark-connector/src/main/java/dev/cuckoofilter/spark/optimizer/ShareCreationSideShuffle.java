@@ -1,14 +1,21 @@
 package dev.cuckoofilter.spark.optimizer;
 
 import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
+import dev.cuckoofilter.spark.execution.FilterTapAccumulator;
+import dev.cuckoofilter.spark.execution.FilterTapExec;
+import dev.cuckoofilter.spark.execution.MapSideFilterBuildExec;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.BoundReference;
+import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Final$;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Partial$;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
@@ -42,6 +49,13 @@ import scala.runtime.AbstractPartialFunction;
  * subquery materializes it and the join reads it. The filter is the same set of keys either way, since
  * the exchange only repartitions the rows.
  *
+ * <p>Better still, the shuffle's map tasks build the filter's parts as the rows go by: a
+ * {@link FilterTapExec} under the exchange (in the main query and in the subquery's copy alike, so they stay
+ * one stage) collects each partition's partial build, and the subquery becomes a
+ * {@link MapSideFilterBuildExec} that merges them on the driver, with no stage that reads the shuffle again
+ * ({@link RuntimeFilterConf#MAP_SIDE_BUILD_MAX_BYTES} bounds what the driver receives; past it, or if any
+ * partition's part is missing, it reads the shuffle). One filter per shared exchange is built this way.
+ *
  * <p>Anything that does not match exactly (a creation side with its own exchanges, non-deterministic
  * expressions, other attributes) is left as it was. Switched off with {@link RuntimeFilterConf#SHARE_SHUFFLE}.
  */
@@ -63,7 +77,8 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
     if (exchanges.isEmpty()) {
       return plan;
     }
-    return rewrite(plan, exchanges);
+    long mapSideBytes = RuntimeFilterConf.mapSideBuildMaxBytes(conf);
+    return tapSharedExchanges(rewrite(plan, new SubqueryRewrite(exchanges, mapSideBytes)));
   }
 
   private static void collectExchanges(SparkPlan plan, List<ShuffleExchangeExec> out) {
@@ -75,27 +90,97 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
     }
   }
 
-  private static SparkPlan rewrite(SparkPlan plan, List<ShuffleExchangeExec> exchanges) {
+  private static SparkPlan rewrite(SparkPlan plan, SubqueryRewrite subqueryRewrite) {
     SparkPlan withChildren = plan.mapChildren(new AbstractFunction1<SparkPlan, SparkPlan>() {
       @Override
       public SparkPlan apply(SparkPlan child) {
-        return rewrite(child, exchanges);
+        return rewrite(child, subqueryRewrite);
       }
     });
     return (SparkPlan) withChildren.mapExpressions(new AbstractFunction1<Expression, Expression>() {
       @Override
       public Expression apply(Expression e) {
-        return e.transform(new SubqueryRewrite(exchanges));
+        return e.transform(subqueryRewrite);
       }
     });
+  }
+
+  /**
+   * Puts the filter taps that the plan's subqueries read from (their copies of the shared exchanges) into the
+   * main plan's exchanges too, so both are one shuffle for adaptive execution's stage reuse. Runs on every
+   * application of the rule, as adaptive execution re-plans the main query with fresh exchanges.
+   */
+  private static SparkPlan tapSharedExchanges(SparkPlan plan) {
+    List<ShuffleExchangeExec> tapped = new ArrayList<>();
+    collectSubqueryTaps(plan, tapped);
+    if (tapped.isEmpty()) {
+      return plan;
+    }
+    return plan.transformUp(new AbstractPartialFunction<SparkPlan, SparkPlan>() {
+      @Override
+      public boolean isDefinedAt(SparkPlan p) {
+        return p instanceof ShuffleExchangeExec && !(((ShuffleExchangeExec) p).child() instanceof FilterTapExec);
+      }
+
+      @Override
+      public SparkPlan apply(SparkPlan p) {
+        ShuffleExchangeExec exchange = (ShuffleExchangeExec) p;
+        for (ShuffleExchangeExec template : tapped) {
+          FilterTapExec tap = (FilterTapExec) template.child();
+          SparkPlan candidate = withTap(exchange, tap);
+          if (candidate.sameResult(template)) {
+            return candidate;
+          }
+        }
+        return p;
+      }
+    });
+  }
+
+  /** {@code exchange} with {@code tap} (its aggregate and accumulator) between it and its child. */
+  private static ShuffleExchangeExec withTap(ShuffleExchangeExec exchange, FilterTapExec tap) {
+    SparkPlan newTap = tap.withNewChildren(seq(List.of(exchange.child())));
+    return (ShuffleExchangeExec) exchange.withNewChildren(seq(List.of(newTap)));
+  }
+
+  /** Exchanges with a filter tap in the plans of the scalar subqueries of {@code plan}. */
+  private static void collectSubqueryTaps(SparkPlan plan, List<ShuffleExchangeExec> out) {
+    for (Expression e : list(plan.expressions())) {
+      e.foreach(new AbstractFunction1<Expression, scala.runtime.BoxedUnit>() {
+        @Override
+        public scala.runtime.BoxedUnit apply(Expression x) {
+          if (x instanceof ScalarSubquery && adaptive((ScalarSubquery) x) != null) {
+            collectTapped(adaptive((ScalarSubquery) x).inputPlan(), out);
+          }
+          return scala.runtime.BoxedUnit.UNIT;
+        }
+      });
+    }
+    for (SparkPlan child : list(plan.children())) {
+      collectSubqueryTaps(child, out);
+    }
+  }
+
+  private static void collectTapped(SparkPlan plan, List<ShuffleExchangeExec> out) {
+    if (plan instanceof ShuffleExchangeExec && ((ShuffleExchangeExec) plan).child() instanceof FilterTapExec) {
+      out.add((ShuffleExchangeExec) plan);
+    }
+    for (SparkPlan child : list(plan.children())) {
+      collectTapped(child, out);
+    }
   }
 
   /** Replaces a filter-building scalar subquery by one that reads a matching exchange. */
   private static final class SubqueryRewrite extends AbstractPartialFunction<Expression, Expression> {
     private final List<ShuffleExchangeExec> exchanges;
+    /** Byte budget of a map-side build, 0 for none. */
+    private final long mapSideBytes;
+    /** The tapped version of each shared exchange (by identity): one tap per exchange, for the first filter. */
+    private final Map<ShuffleExchangeExec, ShuffleExchangeExec> tapped = new IdentityHashMap<>();
 
-    SubqueryRewrite(List<ShuffleExchangeExec> exchanges) {
+    SubqueryRewrite(List<ShuffleExchangeExec> exchanges, long mapSideBytes) {
       this.exchanges = exchanges;
+      this.mapSideBytes = mapSideBytes;
     }
 
     @Override
@@ -122,7 +207,9 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
       LogicalPlan oldLogical = adaptive.inputPlan().logicalLink().get();
       LogicalPlan[] logical = {oldLogical};
       ShuffleExchangeExec[] shared = {null};
-      SparkPlan input = replaceBuildInput(adaptive.inputPlan(), logical, shared);
+      BaseAggregateExec finalBuild = mapSideBytes > 0 ? finalFilterBuild(adaptive.inputPlan()) : null;
+      CuckooFilterAggregate[] tapAggregate = {null};
+      SparkPlan input = replaceBuildInput(adaptive.inputPlan(), logical, shared, finalBuild != null, tapAggregate);
       if (input == adaptive.inputPlan()) {
         return null;
       }
@@ -133,11 +220,26 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
       Map<LogicalPlan, LogicalPlan> renamed = new IdentityHashMap<>();
       pairNodes(oldLogical, logical[0], renamed);
       relink(input, shared[0], renamed);
+      if (tapAggregate[0] != null) {
+        // The filter is built from what the tap collected while the shuffle's map tasks ran; if adaptive
+        // execution re-plans this subquery, the aggregate over the shuffle costs one more exchange and is
+        // not chosen.
+        SparkPlan mapSide = new MapSideFilterBuildExec(shared[0], bind(tapAggregate[0], shared[0].output()),
+            finalBuild.output());
+        mapSide.setLogicalLink(input.logicalLink().get());
+        input = mapSide;
+      }
       return new AdaptiveSparkPlanExec(input, adaptive.context(), adaptive.preprocessingRules(), adaptive.isSubquery(),
           adaptive.supportsColumnar());
     }
 
-    private SparkPlan replaceBuildInput(SparkPlan plan, LogicalPlan[] logical, ShuffleExchangeExec[] shared) {
+    /**
+     * Rewrites the partial build under {@code plan} to read a copy of a shared exchange. With {@code tap}, the
+     * exchange also gets a filter tap for this build, unless an earlier filter tapped it: then
+     * {@code tapAggregate[0]} is this build's aggregate, its keys in terms of the exchange's rows.
+     */
+    private SparkPlan replaceBuildInput(SparkPlan plan, LogicalPlan[] logical, ShuffleExchangeExec[] shared,
+        boolean tap, CuckooFilterAggregate[] tapAggregate) {
       if (isPartialFilterBuild(plan) && plan.children().size() == 1 && plan.children().head() instanceof ProjectExec) {
         ProjectExec project = (ProjectExec) plan.children().head();
         ShuffleExchangeExec exchange = exchangeOf(project);
@@ -149,7 +251,17 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
         // The subquery reads a copy of the exchange (equal to it, so adaptive execution runs one stage for
         // both) under a logical leaf that plans to that copy: re-planning the subquery from its logical
         // plan then yields the exchange again, never a second scan of the side.
-        ShuffleExchangeExec copy = (ShuffleExchangeExec) exchange.clone();
+        ShuffleExchangeExec source = tapped.get(exchange);
+        if (source == null && tap) {
+          CuckooFilterAggregate aggregate = throughProject(filterAggregate((BaseAggregateExec) plan), project);
+          FilterTapAccumulator accumulator = new FilterTapAccumulator(mapSideBytes);
+          plan.sparkContext().register(accumulator);
+          SparkPlan rows = exchange.child();
+          source = withTap(exchange, new FilterTapExec(rows, bind(aggregate, rows.output()), accumulator));
+          tapped.put(exchange, source);
+          tapAggregate[0] = aggregate;
+        }
+        ShuffleExchangeExec copy = (ShuffleExchangeExec) (source == null ? exchange : source).clone();
         LogicalPlan leaf = new LogicalQueryStage(exchanged, copy);
         copy.setTagValue(SparkPlan.LOGICAL_PLAN_TAG(), leaf);
         logical[0] = replaceNode(logical[0], keys, keys.withNewChildren(seq(List.of(leaf))));
@@ -160,7 +272,7 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
       if (children.size() != 1) {
         return plan;
       }
-      SparkPlan child = replaceBuildInput(children.get(0), logical, shared);
+      SparkPlan child = replaceBuildInput(children.get(0), logical, shared, tap, tapAggregate);
       return child == children.get(0) ? plan : plan.withNewChildren(seq(List.of(child)));
     }
 
@@ -172,6 +284,9 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
       }
       for (ShuffleExchangeExec exchange : exchanges) {
         SparkPlan rows = exchange.child();
+        if (rows instanceof FilterTapExec) {
+          rows = ((FilterTapExec) rows).child();
+        }
         if (rows instanceof ProjectExec && onlyAttributes((ProjectExec) rows)) {
           rows = ((ProjectExec) rows).child();
         }
@@ -262,6 +377,86 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
       return (AdaptiveSparkPlanExec) ((SubqueryExec) plan).child();
     }
     return null;
+  }
+
+  /**
+   * {@code plan} if it is the final aggregate of a {@code cuckoo_filter} build that returns the filter and
+   * nothing else, over the partial aggregate (or its single-partition exchange, once planned); else null.
+   */
+  private static BaseAggregateExec finalFilterBuild(SparkPlan plan) {
+    if (!(plan instanceof BaseAggregateExec) || plan.children().size() != 1) {
+      return null;
+    }
+    SparkPlan partial = plan.children().head();
+    if (partial instanceof ShuffleExchangeExec) {
+      partial = partial.children().head();
+    }
+    if (!isPartialFilterBuild(partial)) {
+      return null;
+    }
+    BaseAggregateExec aggregate = (BaseAggregateExec) plan;
+    List<AggregateExpression> functions = list(aggregate.aggregateExpressions());
+    List<NamedExpression> results = list(aggregate.resultExpressions());
+    if (!aggregate.groupingExpressions().isEmpty() || functions.size() != 1 || results.size() != 1
+        || !(functions.get(0).aggregateFunction() instanceof CuckooFilterAggregate)
+        || functions.get(0).mode() != Final$.MODULE$) {
+      return null;
+    }
+    Expression result = (Expression) results.get(0);
+    if (result instanceof Alias) {
+      result = ((Alias) result).child();
+    }
+    return result instanceof Attribute && ((Attribute) result).exprId().equals(functions.get(0).resultAttribute().exprId())
+        ? aggregate : null;
+  }
+
+  /** The {@code cuckoo_filter} function of a partial build. */
+  private static CuckooFilterAggregate filterAggregate(BaseAggregateExec partial) {
+    return (CuckooFilterAggregate) list(partial.aggregateExpressions()).get(0).aggregateFunction();
+  }
+
+  /** {@code aggregate} with its keys in terms of the projection's input instead of its output. */
+  private static CuckooFilterAggregate throughProject(CuckooFilterAggregate aggregate, ProjectExec project) {
+    Map<ExprId, Expression> defined = new java.util.HashMap<>();
+    for (NamedExpression e : list(project.projectList())) {
+      defined.put(e.exprId(), e instanceof Alias ? ((Alias) e).child() : (Expression) e);
+    }
+    return (CuckooFilterAggregate) aggregate.transform(new AbstractPartialFunction<Expression, Expression>() {
+      @Override
+      public boolean isDefinedAt(Expression e) {
+        return e instanceof Attribute && defined.containsKey(((Attribute) e).exprId());
+      }
+
+      @Override
+      public Expression apply(Expression e) {
+        return defined.get(((Attribute) e).exprId());
+      }
+    });
+  }
+
+  /** {@code aggregate} with its keys bound to positions of {@code input}. */
+  private static CuckooFilterAggregate bind(CuckooFilterAggregate aggregate, Seq<Attribute> input) {
+    List<Attribute> attributes = list(input);
+    return (CuckooFilterAggregate) aggregate.transform(new AbstractPartialFunction<Expression, Expression>() {
+      @Override
+      public boolean isDefinedAt(Expression e) {
+        return e instanceof Attribute && ordinal(e) >= 0;
+      }
+
+      @Override
+      public Expression apply(Expression e) {
+        return new BoundReference(ordinal(e), e.dataType(), e.nullable());
+      }
+
+      private int ordinal(Expression e) {
+        for (int i = 0; i < attributes.size(); i++) {
+          if (attributes.get(i).exprId().equals(((Attribute) e).exprId())) {
+            return i;
+          }
+        }
+        return -1;
+      }
+    });
   }
 
   /** The partial aggregate of a {@code cuckoo_filter} build. */

@@ -1,10 +1,13 @@
 package dev.cuckoofilter.spark.optimizer;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoofilter.spark.ExecutedPlans;
 import dev.cuckoofilter.spark.SparkTestSession;
+import dev.cuckoofilter.spark.execution.MapSideFilterBuildExec;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -234,16 +237,16 @@ class RuntimeFilterRuleTest {
       List<String> expected = rows(spark.sql(sql));
       Dataset<Row> separate = spark.sql(sql);
       assertEquals(expected, rows(separate));
-      PlanCount unshared = count(separate.queryExecution().executedPlan());
-      assertEquals(1, unshared.subqueries, "one filter built");
+      ExecutedPlans unshared = ExecutedPlans.of(separate.queryExecution().executedPlan());
+      assertEquals(1, unshared.subqueries.size(), "one filter built");
       assertEquals(3, unshared.scans, "fact, the join's dimension side, and the build's own dimension scan");
       assertEquals(0, unshared.reusedInSubqueries);
 
       spark.conf().set(RuntimeFilterConf.SHARE_SHUFFLE, "true");
       Dataset<Row> shared = spark.sql(sql);
       assertEquals(expected, rows(shared));
-      PlanCount count = count(shared.queryExecution().executedPlan());
-      assertEquals(1, count.subqueries, "one filter built");
+      ExecutedPlans count = ExecutedPlans.of(shared.queryExecution().executedPlan());
+      assertEquals(1, count.subqueries.size(), "one filter built");
       assertEquals(2, count.scans, "fact and dimension, each scanned once");
       assertEquals(1, count.reusedInSubqueries, "the build reads the join's shuffle of the dimension side");
     } finally {
@@ -251,52 +254,44 @@ class RuntimeFilterRuleTest {
     }
   }
 
-  /** Leaf scans and reused exchanges in an executed adaptive plan, its query stages and its subqueries. */
-  static final class PlanCount {
-    int scans;
-    int subqueries;
-    int reusedInSubqueries;
-  }
+  @Test
+  void theFilterIsBuiltFromTheMapTasksOfTheJoinsShuffle() {
+    shuffledJoinsOverSmallTables();
+    String sql = "SELECT f.k, f.v, d.name FROM fact f JOIN dim d ON f.k = d.k WHERE d.segment < 2";
+    try {
+      // Off: the filter is aggregated from the shuffle's output (a partial and a final stage).
+      spark.conf().set(RuntimeFilterConf.MAP_SIDE_BUILD_MAX_BYTES, "0");
+      Dataset<Row> aggregated = spark.sql(sql);
+      List<String> expected = rows(aggregated);
+      ExecutedPlans viaAggregate = ExecutedPlans.of(aggregated.queryExecution().executedPlan());
+      assertEquals(0, viaAggregate.mapSideBuilds.size());
+      byte[] filter = viaAggregate.onlySubqueryResult();
 
-  static PlanCount count(org.apache.spark.sql.execution.SparkPlan plan) {
-    PlanCount c = new PlanCount();
-    count(plan, false, c);
-    return c;
-  }
+      // On (the default): the same filter, byte for byte, from what the map tasks collected.
+      spark.conf().unset(RuntimeFilterConf.MAP_SIDE_BUILD_MAX_BYTES);
+      Dataset<Row> mapSide = spark.sql(sql);
+      assertEquals(expected, rows(mapSide));
+      ExecutedPlans tapped = ExecutedPlans.of(mapSide.queryExecution().executedPlan());
+      assertEquals(1, tapped.mapSideBuilds.size());
+      MapSideFilterBuildExec build = tapped.mapSideBuilds.get(0);
+      assertEquals(spark.sparkContext().defaultParallelism(), build.tappedPartitions(), "every map partition");
+      assertEquals(0, build.shuffleReads());
+      assertEquals(2, tapped.scans, "fact and dimension, each scanned once");
+      assertEquals(1, tapped.reusedInSubqueries, "one shuffle of the dimension side");
+      assertArrayEquals(filter, tapped.onlySubqueryResult());
+      String explained = mapSide.queryExecution().explainString(org.apache.spark.sql.execution.ExplainMode.fromString("simple"));
+      assertTrue(explained.contains("CuckooMapSideFilterBuild") && explained.contains("CuckooFilterTap"), explained);
 
-  private static void count(org.apache.spark.sql.execution.SparkPlan plan, boolean inSubquery, PlanCount c) {
-    if (plan instanceof org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec) {
-      count(((org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec) plan).executedPlan(), inSubquery, c);
-      return;
-    }
-    if (plan instanceof org.apache.spark.sql.execution.adaptive.QueryStageExec) {
-      count(((org.apache.spark.sql.execution.adaptive.QueryStageExec) plan).plan(), inSubquery, c);
-      return;
-    }
-    if (plan instanceof org.apache.spark.sql.execution.exchange.ReusedExchangeExec) {
-      c.reusedInSubqueries += inSubquery ? 1 : 0;
-      return; // the exchange it reuses is counted where it runs
-    }
-    if (plan instanceof org.apache.spark.sql.execution.RangeExec) {
-      c.scans++;
-    }
-    for (org.apache.spark.sql.catalyst.expressions.Expression e : scala.collection.JavaConverters
-        .seqAsJavaListConverter(plan.expressions()).asJava()) {
-      e.foreach(new scala.runtime.AbstractFunction1<org.apache.spark.sql.catalyst.expressions.Expression,
-          scala.runtime.BoxedUnit>() {
-        @Override
-        public scala.runtime.BoxedUnit apply(org.apache.spark.sql.catalyst.expressions.Expression x) {
-          if (x instanceof org.apache.spark.sql.execution.ScalarSubquery) {
-            c.subqueries++;
-            count(((org.apache.spark.sql.execution.ScalarSubquery) x).plan(), true, c);
-          }
-          return scala.runtime.BoxedUnit.UNIT;
-        }
-      });
-    }
-    for (org.apache.spark.sql.execution.SparkPlan child : scala.collection.JavaConverters
-        .seqAsJavaListConverter(plan.children()).asJava()) {
-      count(child, inSubquery, c);
+      // Over the byte budget (every partition gives up): the build reads the shuffle instead, same filter.
+      spark.conf().set(RuntimeFilterConf.MAP_SIDE_BUILD_MAX_BYTES, "1");
+      Dataset<Row> overBudget = spark.sql(sql);
+      assertEquals(expected, rows(overBudget));
+      ExecutedPlans fallback = ExecutedPlans.of(overBudget.queryExecution().executedPlan());
+      assertEquals(0, fallback.mapSideBuilds.get(0).tappedPartitions());
+      assertEquals(1, fallback.mapSideBuilds.get(0).shuffleReads());
+      assertArrayEquals(filter, fallback.onlySubqueryResult());
+    } finally {
+      spark.conf().unset(RuntimeFilterConf.MAP_SIDE_BUILD_MAX_BYTES);
     }
   }
 }
