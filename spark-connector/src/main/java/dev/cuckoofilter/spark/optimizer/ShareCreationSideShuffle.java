@@ -252,12 +252,13 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
         // both) under a logical leaf that plans to that copy: re-planning the subquery from its logical
         // plan then yields the exchange again, never a second scan of the side.
         ShuffleExchangeExec source = tapped.get(exchange);
-        if (source == null && tap) {
-          CuckooFilterAggregate aggregate = throughProject(filterAggregate((BaseAggregateExec) plan), project);
+        CuckooFilterAggregate aggregate = throughProject(filterAggregate((BaseAggregateExec) plan), project);
+        SparkPlan rows = exchange.child();
+        CuckooFilterAggregate bound = bind(aggregate, rows.output());
+        if (source == null && tap && bound.references().isEmpty()) { // every key bound to a column of the rows
           FilterTapAccumulator accumulator = new FilterTapAccumulator(mapSideBytes);
           plan.sparkContext().register(accumulator);
-          SparkPlan rows = exchange.child();
-          source = withTap(exchange, new FilterTapExec(rows, bind(aggregate, rows.output()), accumulator));
+          source = withTap(exchange, new FilterTapExec(rows, bound, accumulator));
           tapped.put(exchange, source);
           tapAggregate[0] = aggregate;
         }
