@@ -3,7 +3,6 @@ package dev.cuckoofilter.spark.execution;
 import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
 import dev.cuckoofilter.spark.aggregate.EntrySetBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.rdd.RDD;
@@ -24,6 +23,7 @@ import org.apache.spark.sql.types.DataType;
 import scala.collection.IndexedSeq;
 import scala.collection.Iterator;
 import scala.collection.JavaConverters;
+import scala.Option;
 import scala.collection.Seq;
 import scala.reflect.ClassTag$;
 import scala.runtime.AbstractFunction1;
@@ -36,8 +36,8 @@ import scala.runtime.AbstractFunction1;
  *
  * <p>Its child is the shuffle (a query stage once adaptive execution has run it). If the stage that ran is
  * not tapped for this very aggregate, or some partition's contribution is missing or gave up (it outgrew
- * the byte budget), the filter is built by reading the shuffle instead: the result is the same bytes
- * either way, since the build is a canonical function of the set of keys.
+ * the byte budget), a job reads the shuffle and builds the filter on one executor instead: the result is the
+ * same bytes either way, since the build is a canonical function of the set of keys.
  */
 public final class MapSideFilterBuildExec extends JavaSparkPlan {
   private static final long serialVersionUID = 1L;
@@ -139,13 +139,9 @@ public final class MapSideFilterBuildExec extends JavaSparkPlan {
       synchronized (this) {
         r = result;
         if (r == null) {
-          EntrySetBuffer buffer = new EntrySetBuffer();
-          for (byte[] part : partialBuilds()) {
-            buffer.merge(EntrySetBuffer.deserialize(part));
-          }
           // An UnsafeRow, as the callers (a subquery's result, a shuffle) expect.
           UnsafeProjection toUnsafe = UnsafeProjection.create(new DataType[] {BinaryType$.MODULE$});
-          r = toUnsafe.apply(new GenericInternalRow(new Object[] {aggregate.eval(buffer)})).copy();
+          r = toUnsafe.apply(new GenericInternalRow(new Object[] {buildFilter()})).copy();
           // Driver-side metrics reach the UI only when posted.
           String executionId = sparkContext().getLocalProperty(SQLExecution$.MODULE$.EXECUTION_ID_KEY());
           SQLMetrics.postDriverMetricUpdates(sparkContext(), executionId, seq(new ArrayList<>(metrics.values())));
@@ -156,26 +152,67 @@ public final class MapSideFilterBuildExec extends JavaSparkPlan {
     return r;
   }
 
-  /** Every map partition's partial build: from the tap when it is complete, else by reading the shuffle. */
-  private List<byte[]> partialBuilds() {
-    SparkPlan stage = child instanceof AQEShuffleReadExec ? ((AQEShuffleReadExec) child).child() : child;
-    if (stage instanceof ShuffleQueryStageExec) {
-      ShuffleExchangeLike shuffle = ((ShuffleQueryStageExec) stage).shuffle();
-      if (shuffle instanceof ShuffleExchangeExec && ((ShuffleExchangeExec) shuffle).child() instanceof FilterTapExec) {
-        FilterTapExec tap = (FilterTapExec) ((ShuffleExchangeExec) shuffle).child();
-        List<byte[]> parts = tap.aggregate().equals(aggregate) ? tap.accumulator().complete(shuffle.numMappers()) : null;
-        if (parts != null) {
-          tap.accumulator().reset(); // the filter is built once; do not keep the parts alive with the plan
-          metrics.get("tappedPartitions").set(parts.size());
-          return parts;
-        }
-      }
+  /**
+   * The filter's bytes: merged on the driver from the tap's parts when they are complete (their size is
+   * within the tap's budget), else built by a job that reads the shuffle and merges on one executor, so the
+   * driver receives no more than the filter.
+   */
+  private byte[] buildFilter() {
+    List<byte[]> parts = tappedParts();
+    if (parts != null) {
+      metrics.get("tappedPartitions").set(parts.size());
+      return new FinalBuild(aggregate).build(parts.iterator());
     }
     metrics.get("shuffleReads").set(1);
-    Object collected = child.execute()
+    Object filters = child.execute()
         .mapPartitionsInternal(new PartialBuild(aggregate), false, ClassTag$.MODULE$.apply(byte[].class))
+        .coalesce(1, true, Option.empty(), null)
+        .mapPartitionsInternal(new FinalBuild(aggregate), false, ClassTag$.MODULE$.apply(byte[].class))
         .collect();
-    return new ArrayList<>(Arrays.asList((byte[][]) collected));
+    return ((byte[][]) filters)[0];
+  }
+
+  /** Every map partition's part from the tap of the stage that ran, or null if any is missing. */
+  private List<byte[]> tappedParts() {
+    SparkPlan stage = child instanceof AQEShuffleReadExec ? ((AQEShuffleReadExec) child).child() : child;
+    if (!(stage instanceof ShuffleQueryStageExec)) {
+      return null;
+    }
+    ShuffleExchangeLike shuffle = ((ShuffleQueryStageExec) stage).shuffle();
+    if (!(shuffle instanceof ShuffleExchangeExec) || !(((ShuffleExchangeExec) shuffle).child() instanceof FilterTapExec)) {
+      return null;
+    }
+    FilterTapExec tap = (FilterTapExec) ((ShuffleExchangeExec) shuffle).child();
+    List<byte[]> parts = tap.aggregate().equals(aggregate) ? tap.accumulator().complete(shuffle.numMappers()) : null;
+    if (parts != null) {
+      tap.accumulator().reset(); // the filter is built once; do not keep the parts alive with the plan
+    }
+    return parts;
+  }
+
+  /** Merges parts (serialized partial builds) and builds the filter: its bytes. */
+  private static final class FinalBuild extends AbstractFunction1<Iterator<byte[]>, Iterator<byte[]>>
+      implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    private final CuckooFilterAggregate aggregate;
+
+    FinalBuild(CuckooFilterAggregate aggregate) {
+      this.aggregate = aggregate;
+    }
+
+    byte[] build(java.util.Iterator<byte[]> parts) {
+      EntrySetBuffer buffer = new EntrySetBuffer();
+      while (parts.hasNext()) {
+        buffer.merge(EntrySetBuffer.deserialize(parts.next()));
+      }
+      return (byte[]) aggregate.eval(buffer);
+    }
+
+    @Override
+    public Iterator<byte[]> apply(Iterator<byte[]> parts) {
+      byte[] filter = build(JavaConverters.asJavaIteratorConverter(parts).asJava());
+      return JavaConverters.asScalaIteratorConverter(List.of(filter).iterator()).asScala();
+    }
   }
 
   /** One partition's partial build, serialized. */

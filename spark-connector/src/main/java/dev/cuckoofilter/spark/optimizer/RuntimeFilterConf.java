@@ -35,7 +35,7 @@ public final class RuntimeFilterConf {
    * With a shared shuffle, build the filter from the shuffle's map tasks while they run ({@code
    * MapSideFilterBuildExec}) when their partial builds take at most this many bytes in all (default 32MB,
    * about 4M keys at 7-8 bytes each; 0 turns it off). They are sent to the driver, so this bounds its
-   * memory; past it the filter is built by reading the shuffle, as without.
+   * memory; past it the filter is built on an executor from the shuffle's output, as without.
    */
   public static final String MAP_SIDE_BUILD_MAX_BYTES = "spark.cuckoo.runtimeFilter.mapSideBuild.maxBytes";
   /** Most filters injected into one query (default 10). */
