@@ -26,7 +26,7 @@ import scala.runtime.AbstractFunction2;
  */
 public final class FilterTapExec extends JavaSparkPlan {
   private static final long serialVersionUID = 1L;
-  /** A partition's keys are assumed to serialize to at least this many bytes each (deltas of sorted hashes). */
+  /** A partition's distinct keys serialize to at least about this many bytes each (deltas of sorted hashes). */
   private static final int MIN_BYTES_PER_KEY = 4;
   /** How far one partition may exceed an even share of the budget before it gives up. */
   private static final int SKEW_ALLOWANCE = 4;
@@ -110,8 +110,10 @@ public final class FilterTapExec extends JavaSparkPlan {
   @Override
   public RDD<InternalRow> doExecute() {
     RDD<InternalRow> rows = child.execute();
-    long maxRows = accumulator.maxBytes() / MIN_BYTES_PER_KEY * SKEW_ALLOWANCE / Math.max(1, rows.getNumPartitions());
-    return rows.mapPartitionsWithIndexInternal(new Tap(aggregate, accumulator, maxRows), true, false,
+    // A partition's share of the budget, so that what reaches the driver before it gives up stays bounded.
+    long budget = accumulator.maxBytes();
+    long maxPartBytes = Math.min(budget, budget / Math.max(1, rows.getNumPartitions()) * SKEW_ALLOWANCE);
+    return rows.mapPartitionsWithIndexInternal(new Tap(aggregate, accumulator, maxPartBytes), true, false,
         ClassTag$.MODULE$.apply(InternalRow.class));
   }
 
@@ -121,28 +123,30 @@ public final class FilterTapExec extends JavaSparkPlan {
     private static final long serialVersionUID = 1L;
     private final CuckooFilterAggregate aggregate;
     private final FilterTapAccumulator accumulator;
-    private final long maxRows;
+    private final long maxPartBytes;
 
-    Tap(CuckooFilterAggregate aggregate, FilterTapAccumulator accumulator, long maxRows) {
+    Tap(CuckooFilterAggregate aggregate, FilterTapAccumulator accumulator, long maxPartBytes) {
       this.aggregate = aggregate;
       this.accumulator = accumulator;
-      this.maxRows = maxRows;
+      this.maxPartBytes = maxPartBytes;
     }
 
     @Override
     public Iterator<InternalRow> apply(Object partition, Iterator<InternalRow> rows) {
-      return new TapIterator(rows, aggregate, accumulator, maxRows, TaskContext.getPartitionId());
+      return new TapIterator(rows, aggregate, accumulator, maxPartBytes, TaskContext.getPartitionId());
     }
   }
 
   /**
    * Feeds each row to the partial build; when the rows run out (a shuffle writer reads them all) sends the
-   * partition's buffer, or the mark that it gave up after {@code maxRows} rows, to the accumulator.
+   * partition's part to the accumulator, or the mark that it gave up: its part is over {@code maxPartBytes}
+   * (or its rows are so many that it would be, so it stops collecting early).
    */
   private static final class TapIterator extends AbstractIterator<InternalRow> {
     private final Iterator<InternalRow> rows;
     private final CuckooFilterAggregate aggregate;
     private final FilterTapAccumulator accumulator;
+    private final long maxPartBytes;
     private final long maxRows;
     private final int partition;
     private EntrySetBuffer buffer = new EntrySetBuffer();
@@ -150,11 +154,12 @@ public final class FilterTapExec extends JavaSparkPlan {
     private boolean sent;
 
     TapIterator(Iterator<InternalRow> rows, CuckooFilterAggregate aggregate, FilterTapAccumulator accumulator,
-        long maxRows, int partition) {
+        long maxPartBytes, int partition) {
       this.rows = rows;
       this.aggregate = aggregate;
       this.accumulator = accumulator;
-      this.maxRows = maxRows;
+      this.maxPartBytes = maxPartBytes;
+      this.maxRows = maxPartBytes / MIN_BYTES_PER_KEY;
       this.partition = partition;
     }
 
@@ -163,7 +168,9 @@ public final class FilterTapExec extends JavaSparkPlan {
       boolean more = rows.hasNext();
       if (!more && !sent) {
         sent = true;
-        accumulator.add(new FilterTapAccumulator.Part(partition, buffer == null ? null : buffer.serialize()));
+        byte[] part = buffer == null ? null : buffer.serialize();
+        boolean gaveUp = part == null || part.length > maxPartBytes;
+        accumulator.add(new FilterTapAccumulator.Part(partition, gaveUp ? null : part));
         buffer = null;
       }
       return more;
