@@ -231,17 +231,16 @@ final class PackedTable extends BucketTable {
     long q = fp * ones;
     long match1 = zeroFields((raw1 >>> shift1) ^ q, ones, highs);
     long match2 = zeroFields((raw2 >>> shift2) ^ q, ones, highs);
-    if (match1 != 0) {
-      int bit = Long.numberOfTrailingZeros(match1) - (fingerprintBits - 1) + shift1;
-      BucketStorage.writeLong(a, index1, raw1 & ~(fpMask << bit));
-      return 1;
+    // As in tryInsertEither: a branch-free choice of the bucket, so that the only branch (found nowhere)
+    // is predictable and consecutive deletes overlap their cache misses.
+    boolean first = match1 != 0;
+    long match = first ? match1 : match2;
+    if (match == 0) {
+      return 0;
     }
-    if (match2 != 0) {
-      int bit = Long.numberOfTrailingZeros(match2) - (fingerprintBits - 1) + shift2;
-      BucketStorage.writeLong(a, index2, raw2 & ~(fpMask << bit));
-      return 2;
-    }
-    return 0;
+    int bit = Long.numberOfTrailingZeros(match) - (fingerprintBits - 1) + (first ? shift1 : shift2);
+    BucketStorage.writeLong(a, first ? index1 : index2, (first ? raw1 : raw2) & ~(fpMask << bit));
+    return first ? 1 : 2;
   }
 
   @Override
