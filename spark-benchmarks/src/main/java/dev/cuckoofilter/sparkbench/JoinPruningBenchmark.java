@@ -2,6 +2,7 @@ package dev.cuckoofilter.sparkbench;
 
 import dev.cuckoofilter.spark.CuckooFilters;
 import dev.cuckoofilter.spark.SparkCuckooFilter;
+import dev.cuckoofilter.spark.prune.JoinPruning;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -124,6 +125,10 @@ public final class JoinPruningBenchmark {
       SparkCuckooFilter f = CuckooFilters.builder(dim).keys("dim_key").expectedItems(dimKeys).fpp(fpp).build();
       return f.prune(fact, "dim_key").join(dim, "dim_key").selectExpr("count(*)", "sum(amount)").first();
     }));
+    // The one-call API: the filter is built lazily, in a subquery of the join's own query.
+    variants.put("cuckoo one-call join (CuckooFilters.join)", () -> withRuntimeFilter(false, () ->
+        CuckooFilters.join(fact, dim, List.of("dim_key"), "inner", JoinPruning.Side.LEFT, fpp)
+            .selectExpr("count(*)", "sum(amount)").first()));
     // The same SQL as Spark's runtime filter variant, with this project's rule building the filter in the
     // query instead (at the fpp above): from the map tasks of the join's shuffle of the dimension side (the
     // default), by aggregating that shuffle's output, or from a second scan of the dimension.

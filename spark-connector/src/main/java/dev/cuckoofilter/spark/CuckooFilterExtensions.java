@@ -1,6 +1,7 @@
 package dev.cuckoofilter.spark;
 
 import dev.cuckoofilter.spark.optimizer.CuckooRuntimeFilterRule;
+import dev.cuckoofilter.spark.optimizer.RemoveInferredProbes;
 import dev.cuckoofilter.spark.optimizer.ShareCreationSideShuffle;
 import dev.cuckoofilter.spark.sql.CuckooSqlFunctions;
 import org.apache.spark.sql.SparkSessionExtensions;
@@ -11,7 +12,8 @@ import scala.runtime.BoxedUnit;
 /**
  * Enables, in every session, the SQL functions {@code cuckoo_filter}, {@code cuckoo_might_contain} and
  * {@code cuckoo_filter_info}, and the automatic cuckoo runtime filter ({@link CuckooRuntimeFilterRule},
- * switched off with {@code spark.cuckoo.runtimeFilter.enabled=false}):
+ * switched off with {@code spark.cuckoo.runtimeFilter.enabled=false}) with its shared-shuffle build
+ * ({@link ShareCreationSideShuffle}), and {@link RemoveInferredProbes}:
  * {@code spark.sql.extensions=dev.cuckoofilter.spark.CuckooFilterExtensions}.
  */
 public final class CuckooFilterExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit>
@@ -19,6 +21,14 @@ public final class CuckooFilterExtensions extends AbstractFunction1<SparkSession
   @Override
   public BoxedUnit apply(SparkSessionExtensions extensions) {
     CuckooSqlFunctions.register(extensions);
+    // First, the copies of pruning predicates that constraint propagation put on the side a filter is built from.
+    extensions.injectPreCBORule(new AbstractFunction1<>() {
+      @Override
+      public org.apache.spark.sql.catalyst.rules.Rule<org.apache.spark.sql.catalyst.plans.logical.LogicalPlan> apply(
+          org.apache.spark.sql.SparkSession session) {
+        return new RemoveInferredProbes();
+      }
+    });
     // Before join reordering, once per query: the filters then sit on the join sides, and later
     // predicate push-down moves them to the scans.
     extensions.injectPreCBORule(new AbstractFunction1<>() {

@@ -4,6 +4,7 @@ import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
 import dev.cuckoofilter.spark.expressions.CuckooKeyHash;
 import dev.cuckoofilter.spark.hash.KeyTypes;
+import dev.cuckoofilter.spark.prune.FilterSubquery;
 import dev.cuckoofilter.spark.prune.JoinPruning;
 import dev.cuckoofilter.spark.sql.CuckooSqlFunctions;
 import java.io.IOException;
@@ -21,7 +22,8 @@ import org.apache.spark.sql.types.StructField;
 import scala.collection.JavaConverters;
 
 /**
- * The DataFrame API. The common path is one call:
+ * The DataFrame API. The common path is one call, lazy like any transformation (the filter is built by the
+ * query that uses the result):
  *
  * <pre>{@code
  * Dataset<Row> pruned = CuckooFilters.prune(orders, activeCustomers, "customer_id");
@@ -70,11 +72,46 @@ public final class CuckooFilters {
   }
 
   /**
-   * The rows of {@code big} whose key may occur in {@code small}: builds a filter of {@code small}'s keys,
-   * broadcasts it and filters {@code big}, before any shuffle. Both sides use the same key column names.
+   * The rows of {@code big} whose key may occur in {@code small}, at a false-positive rate of 0.01: see
+   * {@link #prune(Dataset, Dataset, double, String...)}.
    */
   public static Dataset<Row> prune(Dataset<Row> big, Dataset<?> small, String... keyColumns) {
-    return build(small, keyColumns).prune(big, keyColumns);
+    return prune(big, small, CuckooFilterAggregate.DEFAULT_FPP, keyColumns);
+  }
+
+  /**
+   * The rows of {@code big} whose key may occur in {@code small}, filtered before any shuffle. Lazy, like
+   * any transformation: the filter of {@code small}'s distinct keys is built when a query of the result
+   * runs, in a scalar subquery ({@code cuckoo_filter} sized from the exact distinct count), and reaches
+   * the executors with the tasks. In a join of the result with {@code small}, Spark's constraint
+   * propagation copies the predicate to {@code small}'s side, where {@link CuckooFilterExtensions} removes
+   * it again. Both sides use the same key column names.
+   *
+   * @param fpp the filter's false-positive rate, in (0, 1)
+   */
+  public static Dataset<Row> prune(Dataset<Row> big, Dataset<?> small, double fpp, String... keyColumns) {
+    if (!(fpp > 0 && fpp < 1)) {
+      throw new IllegalArgumentException("fpp must be in (0, 1), got " + fpp);
+    }
+    if (keyColumns.length == 0) {
+      throw new IllegalArgumentException("prune: at least one key column is needed");
+    }
+    Column notNull = small.col(keyColumns[0]).isNotNull();
+    for (int i = 1; i < keyColumns.length; i++) {
+      notNull = notNull.and(small.col(keyColumns[i]).isNotNull());
+    }
+    // Null keys are never in a filter: dropping them first spares the build their rows.
+    Dataset<?> creation = small.where(notNull);
+    List<Expression> creationKeys = new ArrayList<>();
+    List<Expression> bigKeys = new ArrayList<>();
+    Column[] creationColumns = new Column[keyColumns.length];
+    for (int i = 0; i < keyColumns.length; i++) {
+      creationColumns[i] = creation.col(keyColumns[i]);
+      creationKeys.add(creationColumns[i].expr());
+      bigKeys.add(big.col(keyColumns[i]).expr());
+    }
+    checkKeyTypes(creation.select(creationColumns).schema().fields());
+    return big.where(new Column(FilterSubquery.probe(creation.queryExecution().analyzed(), creationKeys, fpp, bigKeys)));
   }
 
   /**
@@ -90,15 +127,34 @@ public final class CuckooFilters {
   /** {@link #join(Dataset, Dataset, List, String)} pruning the given side with the other side's keys. */
   public static Dataset<Row> join(Dataset<Row> left, Dataset<Row> right, List<String> usingColumns, String joinType,
       JoinPruning.Side side) {
+    return join(left, right, usingColumns, joinType, side, CuckooFilterAggregate.DEFAULT_FPP);
+  }
+
+  /**
+   * {@link #join(Dataset, Dataset, List, String, JoinPruning.Side)} with a filter of false-positive rate
+   * {@code fpp}; the filter is built when the join runs ({@link #prune(Dataset, Dataset, double, String...)}).
+   */
+  public static Dataset<Row> join(Dataset<Row> left, Dataset<Row> right, List<String> usingColumns, String joinType,
+      JoinPruning.Side side, double fpp) {
     String refusal = JoinPruning.refusal(joinType, side);
     if (refusal != null) {
       throw new IllegalArgumentException("cannot prune this join: " + refusal);
     }
     String[] keys = usingColumns.toArray(new String[0]);
-    Dataset<Row> l = side == JoinPruning.Side.LEFT ? prune(left, right, keys) : left;
-    Dataset<Row> r = side == JoinPruning.Side.RIGHT ? prune(right, left, keys) : right;
+    Dataset<Row> l = side == JoinPruning.Side.LEFT ? prune(left, right, fpp, keys) : left;
+    Dataset<Row> r = side == JoinPruning.Side.RIGHT ? prune(right, left, fpp, keys) : right;
     return l.join(r, JavaConverters.asScalaBufferConverter(usingColumns).asScala().toSeq(),
         JoinPruning.normalize(joinType));
+  }
+
+  private static void checkKeyTypes(StructField[] fields) {
+    for (StructField f : fields) {
+      if (!KeyTypes.supported(f.dataType())) {
+        throw new IllegalArgumentException("key column " + f.name() + " has unsupported type "
+            + f.dataType().simpleString() + "; keys can be integral, boolean, float, double, decimal, string, "
+            + "binary, date, timestamp or structs of these");
+      }
+    }
   }
 
   /** Registers the SQL functions in an existing session (without {@code spark.sql.extensions}). */
@@ -178,13 +234,7 @@ public final class CuckooFilters {
       List<Attribute> attributes = JavaConverters.seqAsJavaListConverter(keyData.queryExecution().analyzed().output())
           .asJava();
       List<StructField> fields = List.of(keyData.schema().fields());
-      for (StructField f : fields) {
-        if (!KeyTypes.supported(f.dataType())) {
-          throw new IllegalArgumentException("key column " + f.name() + " has unsupported type "
-              + f.dataType().simpleString() + "; keys can be integral, boolean, float, double, decimal, string, "
-              + "binary, date, timestamp or structs of these");
-        }
-      }
+      checkKeyTypes(keyData.schema().fields());
       List<Expression> exprs = new ArrayList<>(attributes);
       long expected = expectedItems;
       if (expected <= 0 && !exactCount) {

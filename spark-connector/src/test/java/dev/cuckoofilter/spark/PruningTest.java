@@ -1,7 +1,9 @@
 package dev.cuckoofilter.spark;
 
 import static org.apache.spark.sql.functions.col;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -82,6 +84,55 @@ class PruningTest {
     SparkCuckooFilter filter = CuckooFilters.builder(small).keys("key").expectedItems(6000).build();
     assertEquals(sorted(big.join(small, key, "left_semi")), sorted(filter.prune(big, "key").join(small, key, "left_semi")),
         type);
+  }
+
+  @Test
+  void theOneCallPruneIsLazyAndWorksOnSelfJoins() {
+    // Nothing runs when the pruned side is defined: a small side that fails fails the action, not the call.
+    Dataset<Row> failing = spark.table("small").selectExpr("CAST(assert_true(id < 0) AS BIGINT) AS id");
+    Dataset<Row> pruned = CuckooFilters.prune(spark.table("big"), failing, "id");
+    assertThrows(Exception.class, pruned::count);
+
+    // Both sides from the same table: the subquery's plan shares the probed side's attributes.
+    Dataset<Row> t = spark.table("big");
+    Dataset<Row> part = t.where("payload % 5 = 0");
+    scala.collection.Seq<String> key = scala.collection.JavaConverters.asScalaBuffer(List.of("id")).toSeq();
+    assertEquals(sorted(t.join(part, key, "left_semi")), sorted(CuckooFilters.join(t, part, List.of("id"), "left_semi")));
+    // The pruned side alone keeps false positives too; joined, they drop out.
+    assertEquals(sorted(t.join(part, key, "left_semi")),
+        sorted(CuckooFilters.prune(t, part, 0.001, "id").join(part, key, "left_semi")));
+
+    // The filter is built in the query: a subquery whose result is the filter of the small side's keys
+    // (in a self-join, the copy of the probe that Spark's constraint propagation puts on the small side
+    // stays: both sides read the same table; it reuses the same subquery and keeps every row).
+    Dataset<Row> joined = CuckooFilters.join(t, part, List.of("id"), "inner", JoinPruning.Side.LEFT, 0.001);
+    assertEquals(sorted(t.join(part, key, "inner")), sorted(joined));
+    byte[] expectedFilter = (byte[]) part.agg(CuckooFilters.filterOf(0, 0.001, part.col("id"))).first().get(0);
+    List<org.apache.spark.sql.execution.ScalarSubquery> built =
+        ExecutedPlans.of(joined.queryExecution().executedPlan()).subqueries;
+    assertFalse(built.isEmpty());
+    for (org.apache.spark.sql.execution.ScalarSubquery subquery : built) {
+      assertArrayEquals(expectedFilter, (byte[]) subquery.eval(null));
+    }
+
+    IllegalArgumentException badFpp = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.prune(t, part, 1.5, "id"));
+    assertTrue(badFpp.getMessage().contains("fpp"), badFpp.getMessage());
+  }
+
+  @Test
+  void theOneCallJoinProbesOnlyTheSideItPrunes() {
+    // Spark's constraint propagation copies the probe of big.id to small.id (the join equates them); the
+    // extension removes that copy, a probe of the small side by a filter of its own keys.
+    Dataset<Row> big = spark.table("big");
+    Dataset<Row> small = spark.table("small").where("info % 3 = 0");
+    Dataset<Row> joined = CuckooFilters.join(big, small, List.of("id"), "inner", JoinPruning.Side.LEFT, 0.001);
+    scala.collection.Seq<String> key = scala.collection.JavaConverters.asScalaBuffer(List.of("id")).toSeq();
+    assertEquals(sorted(big.join(small, key, "inner")), sorted(joined));
+    String plan = joined.queryExecution().optimizedPlan().toString();
+    assertEquals(1, plan.split("cuckoo_might_contain", -1).length - 1, plan);
+    byte[] expectedFilter = (byte[]) small.agg(CuckooFilters.filterOf(0, 0.001, small.col("id"))).first().get(0);
+    assertArrayEquals(expectedFilter, ExecutedPlans.of(joined.queryExecution().executedPlan()).onlySubqueryResult());
   }
 
   @Test

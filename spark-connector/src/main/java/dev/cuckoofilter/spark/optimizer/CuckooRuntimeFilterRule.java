@@ -1,16 +1,11 @@
 package dev.cuckoofilter.spark.optimizer;
 
-import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
 import dev.cuckoofilter.spark.expressions.CuckooMightContain;
+import dev.cuckoofilter.spark.prune.FilterSubquery;
 import dev.cuckoofilter.spark.prune.JoinPruning;
-import java.util.ArrayList;
 import java.util.List;
-import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.IsNotNull;
-import org.apache.spark.sql.catalyst.expressions.NamedExpression;
-import org.apache.spark.sql.catalyst.expressions.NamedExpression$;
-import org.apache.spark.sql.catalyst.expressions.ScalarSubquery;
 import org.apache.spark.sql.catalyst.optimizer.InjectRuntimeFilter$;
 import org.apache.spark.sql.catalyst.planning.ExtractEquiJoinKeys$;
 import org.apache.spark.sql.catalyst.plans.Cross$;
@@ -21,11 +16,9 @@ import org.apache.spark.sql.catalyst.plans.LeftAnti$;
 import org.apache.spark.sql.catalyst.plans.LeftOuter$;
 import org.apache.spark.sql.catalyst.plans.LeftSemi$;
 import org.apache.spark.sql.catalyst.plans.RightOuter$;
-import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
-import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.rules.Rule;
 import org.apache.spark.sql.internal.SQLConf;
 import scala.Option;
@@ -117,7 +110,7 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     }
     if (conf.force || !conf.requireSelective || selective(creation)) {
       budget[0]--;
-      return pruned(application, applicationKeys, creation, creationKeys, conf);
+      return new Filter(FilterSubquery.probe(creation, creationKeys, conf.fpp, applicationKeys), application);
     }
     return application;
   }
@@ -219,28 +212,6 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
         return false;
       }
     });
-  }
-
-  /** {@code Filter(cuckoo_might_contain((SELECT cuckoo_filter(creationKeys) FROM creation), keys), side)}. */
-  private static LogicalPlan pruned(LogicalPlan side, List<Expression> keys, LogicalPlan creation,
-      List<Expression> creationKeys, RuntimeFilterConf conf) {
-    List<NamedExpression> projected = new ArrayList<>();
-    List<Expression> projectedKeys = new ArrayList<>();
-    for (int i = 0; i < creationKeys.size(); i++) {
-      Alias alias = alias(creationKeys.get(i), "cuckoo_key_" + i);
-      projected.add(alias);
-      projectedKeys.add(alias.toAttribute());
-    }
-    Expression build = CuckooFilterAggregate.create(projectedKeys, 0, conf.fpp).toAggregateExpression();
-    LogicalPlan aggregate = new Aggregate(seq(List.of()), seq(List.of(alias(build, "cuckoo_filter"))),
-        new Project(seq(projected), creation));
-    ScalarSubquery filter = new ScalarSubquery(aggregate, seq(List.of()), NamedExpression$.MODULE$.newExprId(),
-        seq(List.of()), Option.empty(), Option.empty());
-    return new Filter(CuckooMightContain.create(filter, keys), side);
-  }
-
-  private static Alias alias(Expression e, String name) {
-    return new Alias(e, name, NamedExpression$.MODULE$.newExprId(), seq(List.of()), Option.empty(), seq(List.of()));
   }
 
   /** Our name for a join type, or null for types never pruned here (existence joins and others). */
