@@ -119,14 +119,15 @@ public final class RemoveInferredProbes extends Rule<LogicalPlan> {
       @Override
       public LogicalPlan apply(LogicalPlan p) {
         Filter f = (Filter) p;
+        List<Expression> all = conjuncts(f.condition());
         List<Expression> kept = new ArrayList<>();
-        for (Expression c : conjuncts(f.condition())) {
+        for (Expression c : all) {
           ScalarSubquery s = probeSubquery(c);
           if (s == null || !s.exprId().equals(id)) {
             kept.add(c);
           }
         }
-        if (kept.size() == conjuncts(f.condition()).size()) {
+        if (kept.size() == all.size()) {
           return f;
         }
         if (kept.isEmpty()) {
