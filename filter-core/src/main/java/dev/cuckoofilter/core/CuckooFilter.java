@@ -7,6 +7,7 @@ import dev.cuckoofilter.core.hash.CuckooHash;
 import dev.cuckoofilter.core.sizing.Sizing;
 import dev.cuckoofilter.core.table.BucketStorage;
 import dev.cuckoofilter.core.table.BucketTable;
+import dev.cuckoofilter.core.table.ProbeBlock;
 import dev.cuckoofilter.core.table.Stash;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -181,10 +182,8 @@ public final class CuckooFilter implements Serializable {
     return table.containsEither(i1, Addressing.alternate(i1, fp, bucketCount), fp);
   }
 
-  /** Keys per block of a batched lookup: enough to keep the memory system busy, small enough for L1. */
-  private static final int BATCH = 256;
-  /** Per-thread block buffers for batched lookups, so they allocate nothing (lookups may be concurrent). */
-  private static final ThreadLocal<long[][]> BATCH_BUFFERS = ThreadLocal.withInitial(() -> new long[3][BATCH]);
+  /** Per-thread scratch for batched lookups, so they allocate nothing (lookups may be concurrent). */
+  private static final ThreadLocal<ProbeBlock> PROBE_BLOCKS = ThreadLocal.withInitial(ProbeBlock::new);
 
   /**
    * Looks up {@code items[from, to)} and stores each answer in {@code results} at the same index;
@@ -218,13 +217,13 @@ public final class CuckooFilter implements Serializable {
       }
       return found;
     }
-    long[][] buffers = BATCH_BUFFERS.get();
-    long[] buckets1 = buffers[0];
-    long[] buckets2 = buffers[1];
-    long[] fps = buffers[2];
+    ProbeBlock block = PROBE_BLOCKS.get();
+    long[] buckets1 = block.buckets1;
+    long[] buckets2 = block.buckets2;
+    long[] fps = block.fingerprints;
     int found = 0;
-    for (int base = from; base < to; base += BATCH) {
-      int n = Math.min(BATCH, to - base);
+    for (int base = from; base < to; base += ProbeBlock.SIZE) {
+      int n = Math.min(ProbeBlock.SIZE, to - base);
       for (int k = 0; k < n; k++) {
         long key = keys[base + k];
         long hash = hashed ? key : CuckooHash.hashLong(key, seed);
@@ -234,7 +233,7 @@ public final class CuckooFilter implements Serializable {
         buckets2[k] = Addressing.alternate(i1, fp, bucketCount);
         fps[k] = fp;
       }
-      found += table.containsEitherAll(buckets1, buckets2, fps, n, results, base);
+      found += table.containsEitherAll(block, n, results, base);
     }
     return found;
   }

@@ -62,12 +62,16 @@ public abstract class BucketTable {
   public abstract boolean containsEither(long bucket1, long bucket2, long fp);
 
   /**
-   * Batch form of {@link #containsEither}: {@code results[resultsOffset + k]} is set for each
-   * {@code k < count}; returns how many are true. Implementations probe the whole batch in one tight
-   * loop so that many memory accesses are in flight at once.
+   * Batch form of {@link #containsEither} over the first {@code count} keys of {@code block}:
+   * {@code results[resultsOffset + k]} is set for each {@code k < count}; returns how many are true. All
+   * buckets of the block are read first, in a loop that does nothing else, so their cache misses overlap;
+   * the comparisons then find them in cache.
    */
-  public int containsEitherAll(long[] buckets1, long[] buckets2, long[] fps, int count, boolean[] results,
-      int resultsOffset) {
+  public int containsEitherAll(ProbeBlock block, int count, boolean[] results, int resultsOffset) {
+    readBuckets(block, count);
+    long[] buckets1 = block.buckets1;
+    long[] buckets2 = block.buckets2;
+    long[] fps = block.fingerprints;
     int found = 0;
     for (int k = 0; k < count; k++) {
       boolean r = containsEither(buckets1[k], buckets2[k], fps[k]);
@@ -75,6 +79,18 @@ public abstract class BucketTable {
       found += r ? 1 : 0;
     }
     return found;
+  }
+
+  /** Reads the first 64 bits of both buckets of each key into the block (kept so the reads are not dropped). */
+  final void readBuckets(ProbeBlock block, int count) {
+    long[] buckets1 = block.buckets1;
+    long[] buckets2 = block.buckets2;
+    long[] words1 = block.words1;
+    long[] words2 = block.words2;
+    for (int k = 0; k < count; k++) {
+      words1[k] = storage.window(buckets1[k], 0);
+      words2[k] = storage.window(buckets2[k], 0);
+    }
   }
 
   /** Number of entries of {@code bucket} equal to {@code fp}. */

@@ -105,33 +105,33 @@ final class PackedTable extends BucketTable {
   }
 
   @Override
-  public int containsEitherAll(long[] buckets1, long[] buckets2, long[] fps, int count, boolean[] results,
-      int resultsOffset) {
+  public int containsEitherAll(ProbeBlock block, int count, boolean[] results, int resultsOffset) {
     byte[] a = flat;
     if (a == null) {
-      byte[] b = flat2;
-      if (b == null) {
-        return super.containsEitherAll(buckets1, buckets2, fps, count, results, resultsOffset);
-      }
-      int found = 0;
-      for (int k = 0; k < count; k++) {
-        boolean r = twoWindowContains(b, buckets1[k] * flatBucketBits, fps[k])
-            | twoWindowContains(b, buckets2[k] * flatBucketBits, fps[k]);
-        results[resultsOffset + k] = r;
-        found += r ? 1 : 0;
-      }
-      return found;
+      return super.containsEitherAll(block, count, results, resultsOffset);
     }
     long bits = flatBucketBits;
+    long[] buckets1 = block.buckets1;
+    long[] buckets2 = block.buckets2;
+    long[] words1 = block.words1;
+    long[] words2 = block.words2;
+    // Bit positions first, then the reads alone (see ProbeBlock), then the comparisons on the words read.
+    for (int k = 0; k < count; k++) {
+      buckets1[k] *= bits;
+      buckets2[k] *= bits;
+    }
+    for (int k = 0; k < count; k++) {
+      words1[k] = BucketStorage.readLong(a, (int) (buckets1[k] >>> 3));
+      words2[k] = BucketStorage.readLong(a, (int) (buckets2[k] >>> 3));
+    }
+    long[] fps = block.fingerprints;
     long o = ones;
     long h = highs;
     int found = 0;
     for (int k = 0; k < count; k++) {
-      long p1 = buckets1[k] * bits;
-      long p2 = buckets2[k] * bits;
       long q = fps[k] * o;
-      long x1 = (BucketStorage.readLong(a, (int) (p1 >>> 3)) >>> (p1 & 7)) ^ q;
-      long x2 = (BucketStorage.readLong(a, (int) (p2 >>> 3)) >>> (p2 & 7)) ^ q;
+      long x1 = (words1[k] >>> (buckets1[k] & 7)) ^ q;
+      long x2 = (words2[k] >>> (buckets2[k] & 7)) ^ q;
       boolean r = ((((x1 - o) & ~x1) | ((x2 - o) & ~x2)) & h) != 0;
       results[resultsOffset + k] = r;
       found += r ? 1 : 0;
