@@ -1,6 +1,5 @@
 package dev.cuckoofilter.core;
 
-import dev.cuckoofilter.core.hash.Addressing;
 import java.util.Arrays;
 
 /**
@@ -47,6 +46,9 @@ public final class CanonicalBuilder {
    * @throws FilterFullException if the filter cannot hold the entry
    */
   public void addCode(long code) {
+    if (!EntryCodes.isValid(code, fingerprintBits, parameters.bucketCount())) {
+      throw new IllegalArgumentException("not an entry code of these parameters: " + Long.toUnsignedString(code));
+    }
     if (any && Long.compareUnsigned(code, previousCode) < 0) {
       throw new IllegalArgumentException("entry codes must be added in ascending order");
     }
@@ -57,9 +59,6 @@ public final class CanonicalBuilder {
     previousCode = code;
     long bucket = EntryCodes.bucket(code, fingerprintBits);
     long fp = EntryCodes.fingerprint(code, fingerprintBits);
-    if (bucket >= parameters.bucketCount() || Addressing.alternate(bucket, fp, parameters.bucketCount()) < bucket) {
-      throw new IllegalArgumentException("not an entry code of these parameters: " + Long.toUnsignedString(code));
-    }
     if (!filter.insertEntry(bucket, fp)) {
       throw new FilterFullException("the filter is full after " + filter.size() + " entries (" + filter.capacity()
           + " slots, " + filter.parameters().stashCapacity() + " stash): size it for more items");

@@ -354,13 +354,11 @@ public final class CuckooFilter implements Serializable {
   }
 
   private long checkedBucket(long code) {
-    long bucket = EntryCodes.bucket(code, parameters.fingerprintBits());
-    if (bucket >= bucketCount
-        || Addressing.alternate(bucket, EntryCodes.fingerprint(code, parameters.fingerprintBits()), bucketCount) < bucket) {
+    if (!EntryCodes.isValid(code, parameters.fingerprintBits(), bucketCount)) {
       throw new IllegalArgumentException("not an entry code of this filter's parameters: "
           + Long.toUnsignedString(code));
     }
-    return bucket;
+    return EntryCodes.bucket(code, parameters.fingerprintBits());
   }
 
   /**

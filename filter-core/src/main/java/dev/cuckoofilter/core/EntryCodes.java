@@ -34,4 +34,20 @@ public final class EntryCodes {
   public static long fingerprint(long code, int fingerprintBits) {
     return (code & ((1L << fingerprintBits) - 1)) + 1;
   }
+
+  /**
+   * True if {@code code} is the code of some item in a filter with {@code bucketCount} buckets and
+   * {@code fingerprintBits}-bit fingerprints: its fingerprint is in {@code [1, 2^f - 1]} (the low
+   * {@code f} bits are not all ones), its bucket is in {@code [0, bucketCount)} and it is the smaller of
+   * the fingerprint's two buckets.
+   */
+  static boolean isValid(long code, int fingerprintBits, long bucketCount) {
+    long mask = (1L << fingerprintBits) - 1;
+    if ((code & mask) == mask) {
+      return false;
+    }
+    long bucket = bucket(code, fingerprintBits);
+    return bucket < bucketCount
+        && Addressing.alternate(bucket, fingerprint(code, fingerprintBits), bucketCount) > bucket;
+  }
 }
