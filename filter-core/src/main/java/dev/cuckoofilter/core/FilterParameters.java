@@ -1,5 +1,10 @@
 package dev.cuckoofilter.core;
 
+import dev.cuckoofilter.core.format.FilterFormat;
+import dev.cuckoofilter.core.hash.CuckooHash;
+import dev.cuckoofilter.core.sizing.Sizing;
+import dev.cuckoofilter.core.table.Stash;
+
 /**
  * Everything that defines a cuckoo filter's geometry and behaviour, as recorded in its binary header.
  *
@@ -31,6 +36,45 @@ public record FilterParameters(
     int stashCapacity,
     long expectedItems,
     double targetFpp) implements java.io.Serializable {
+
+  /**
+   * Checks every field against the range the binary format allows, so that no filter can be built
+   * (for example by a {@link CanonicalBuilder}) that its own reader would reject.
+   *
+   * @throws IllegalArgumentException naming the first field out of range, its value and the range
+   */
+  public FilterParameters {
+    if (bucketSize != 2 && bucketSize != 4 && bucketSize != 8) {
+      throw new IllegalArgumentException("bucketSize must be 2, 4 or 8, got " + bucketSize);
+    }
+    if (semiSorted && bucketSize != 4) {
+      throw new IllegalArgumentException("semiSorted requires bucketSize 4, got " + bucketSize);
+    }
+    if (fingerprintBits < 4 || fingerprintBits > 32) {
+      throw new IllegalArgumentException("fingerprintBits must be between 4 and 32, got " + fingerprintBits);
+    }
+    if (bucketCount < 2 || bucketCount > Sizing.MAX_BUCKETS || (bucketCount & 1) != 0) {
+      throw new IllegalArgumentException("bucketCount must be an even number from 2 to " + Sizing.MAX_BUCKETS
+          + ", got " + bucketCount);
+    }
+    if (hashAlgorithm != CuckooHash.ALGORITHM_ID) {
+      throw new IllegalArgumentException("hashAlgorithm must be " + CuckooHash.ALGORITHM_ID + ", got " + hashAlgorithm);
+    }
+    if (maxKicks < 0 || maxKicks > FilterFormat.MAX_KICKS) {
+      throw new IllegalArgumentException("maxKicks must be between 0 and " + FilterFormat.MAX_KICKS + ", got "
+          + maxKicks);
+    }
+    if (stashCapacity < 0 || stashCapacity > Stash.MAX_CAPACITY) {
+      throw new IllegalArgumentException("stashCapacity must be between 0 and " + Stash.MAX_CAPACITY + ", got "
+          + stashCapacity);
+    }
+    if (expectedItems < 0) {
+      throw new IllegalArgumentException("expectedItems must be 0 (unknown) or positive, got " + expectedItems);
+    }
+    if (!(targetFpp >= 0.0 && targetFpp < 1.0)) {
+      throw new IllegalArgumentException("targetFpp must be in [0, 1) (0 = unknown), got " + targetFpp);
+    }
+  }
 
   /** Bits in one bucket. */
   public int bucketBits() {
