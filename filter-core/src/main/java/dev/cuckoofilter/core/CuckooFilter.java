@@ -888,13 +888,22 @@ public final class CuckooFilter implements Serializable {
       return empty(parameters(), maxSegmentBytes);
     }
 
-    /** The parameters {@link #build()} would use, without allocating the table. */
+    /**
+     * The parameters {@link #build()} would use, without allocating the table.
+     *
+     * @throws IllegalStateException if neither {@code expectedItems} nor {@code bucketCount} was set
+     * @throws IllegalArgumentException if the settings conflict or cannot be met, naming the setting and
+     *     what it accepts: {@code semiSorted} with a bucket size other than 4; an {@code fpp} below what
+     *     32-bit fingerprints deliver, or that an explicit {@code fingerprintBits} does not deliver at the
+     *     design load; more {@code expectedItems} than 2^32 buckets (or an explicit {@code bucketCount}
+     *     and the stash) hold
+     */
     public FilterParameters parameters() {
       if (expectedItems < 0 && bucketCount < 0) {
         throw new IllegalStateException("set expectedItems (or an explicit bucketCount) before build()");
       }
       if (semiSorted && bucketSize >= 0 && bucketSize != 4) {
-        throw new IllegalStateException("semiSorted requires bucketSize 4, got " + bucketSize);
+        throw new IllegalArgumentException("semiSorted requires bucketSize 4, got " + bucketSize);
       }
       int b = semiSorted ? 4 : bucketSize;
       int f = fingerprintBits;
@@ -904,8 +913,7 @@ public final class CuckooFilter implements Serializable {
             ? Sizing.choose(expectedItems, target, semiSorted)
             : Sizing.forBucketSize(expectedItems, b, target, semiSorted);
         if (choice == null) {
-          throw new IllegalStateException("fpp " + target + " is below what 32-bit fingerprints can deliver with "
-              + "bucketSize " + b);
+          throw fppTooSmall(target, b, Sizing.smallestFpp(expectedItems, b));
         }
         b = choice.bucketSize();
         f = choice.fingerprintBits();
@@ -914,17 +922,30 @@ public final class CuckooFilter implements Serializable {
         if (f < 0) {
           f = Sizing.fingerprintBitsForTable(b, target, bucketCount);
           if (f < 0) {
-            throw new IllegalStateException("fpp " + target + " is below what 32-bit fingerprints can deliver with "
-                + "bucketSize " + b);
+            throw fppTooSmall(target, b, Sizing.falsePositiveRate(b, 32, Sizing.designLoad(b, 32, bucketCount)));
           }
         }
       }
       long m = bucketCount > 0 ? bucketCount : Sizing.bucketCount(expectedItems, b, f);
-      double recordedFpp = Double.isNaN(fpp)
-          ? Sizing.falsePositiveRate(b, f, Sizing.designLoad(b, f, m))
-          : fpp;
+      double designFpp = Sizing.falsePositiveRate(b, f, Sizing.designLoad(b, f, m));
+      if (!Double.isNaN(fpp) && fingerprintBits >= 0 && designFpp > fpp) {
+        throw new IllegalArgumentException("fpp " + fpp + " conflicts with fingerprintBits " + f + ": " + f
+            + "-bit fingerprints in buckets of " + b + " give " + designFpp + " at the design load, so fpp must be at"
+            + " least that (or leave fpp or fingerprintBits unset)");
+      }
+      if (bucketCount > 0 && expectedItems > m * b + stashCapacity) {
+        throw new IllegalArgumentException("expectedItems " + expectedItems + " conflicts with bucketCount " + m
+            + ": it must be at most the " + (m * b) + " entries and " + stashCapacity + " stash slots of the table"
+            + " (or leave bucketCount unset)");
+      }
+      double recordedFpp = Double.isNaN(fpp) ? designFpp : fpp;
       return new FilterParameters(semiSorted, b, f, m, CuckooHash.ALGORITHM_ID, seed, maxKicks, stashCapacity,
           Math.max(0, expectedItems), recordedFpp);
+    }
+
+    private static IllegalArgumentException fppTooSmall(double fpp, int bucketSize, double smallest) {
+      return new IllegalArgumentException("fpp " + fpp + " is below what 32-bit fingerprints can deliver with "
+          + "bucketSize " + bucketSize + ": fpp must be at least " + smallest);
     }
   }
 }

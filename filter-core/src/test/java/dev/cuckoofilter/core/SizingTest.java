@@ -99,7 +99,7 @@ class SizingTest {
         .contains("maxKicks"));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> CuckooFilter.builder().stashCapacity(65))
         .getMessage().contains("stashCapacity"));
-    assertTrue(assertThrows(IllegalStateException.class,
+    assertTrue(assertThrows(IllegalArgumentException.class,
         () -> CuckooFilter.builder().semiSorted(true).bucketSize(8).expectedItems(10).build()).getMessage()
         .contains("semiSorted"));
     assertTrue(assertThrows(IllegalStateException.class, () -> CuckooFilter.builder().build()).getMessage()

@@ -97,6 +97,18 @@ public final class Sizing {
     if (expectedItems <= 0) {
       throw new IllegalArgumentException("expectedItems must be positive, got " + expectedItems);
     }
+    long m = bucketsAtDesignLoad(expectedItems, bucketSize, fingerprintBits);
+    if (m > MAX_BUCKETS) {
+      throw new IllegalArgumentException("expectedItems " + expectedItems + " needs " + m + " buckets of "
+          + bucketSize + ", more than the supported " + MAX_BUCKETS + ": at most "
+          + maxItems(bucketSize, fingerprintBits) + " items with bucketSize " + bucketSize
+          + (fingerprintBits == 4 ? " and 4-bit fingerprints" : ""));
+    }
+    return m;
+  }
+
+  /** {@link #bucketCount} without the upper limit: may exceed {@link #MAX_BUCKETS}. */
+  private static long bucketsAtDesignLoad(long expectedItems, int bucketSize, int fingerprintBits) {
     // The design load depends (weakly) on the table size; two rounds settle it.
     long m = evenAtLeastTwo((long) Math.ceil(expectedItems / (bucketSize * designLoad(bucketSize, fingerprintBits, Long.MAX_VALUE))));
     for (int round = 0; round < 3; round++) {
@@ -107,11 +119,19 @@ public final class Sizing {
       }
       m = Math.max(m, next);
     }
-    if (m > MAX_BUCKETS) {
-      throw new IllegalArgumentException("expectedItems " + expectedItems + " needs " + m + " buckets of "
-          + bucketSize + ", more than the supported " + MAX_BUCKETS);
-    }
     return m;
+  }
+
+  /**
+   * The most items a filter of {@code bucketSize} can be sized for: {@link #MAX_BUCKETS} buckets at the
+   * design load (with 4-bit fingerprints, whose design load is lower, a little fewer).
+   */
+  public static long maxItems(int bucketSize, int fingerprintBits) {
+    long n = (long) Math.floor((double) MAX_BUCKETS * bucketSize * designLoad(bucketSize, fingerprintBits, MAX_BUCKETS));
+    while (n > 1 && bucketsAtDesignLoad(n, bucketSize, fingerprintBits) > MAX_BUCKETS) {
+      n--;
+    }
+    return n;
   }
 
   private static long evenAtLeastTwo(long m) {
@@ -121,16 +141,30 @@ public final class Sizing {
   /**
    * Smallest fingerprint width in {@code [4, 32]} whose false-positive rate at the design load is at
    * most {@code fpp}, or -1 if even 32 bits are not enough.
+   *
+   * @throws IllegalArgumentException if {@code expectedItems} is not positive or more than
+   *     {@link #maxItems} for this bucket size
    */
   public static int fingerprintBits(long expectedItems, int bucketSize, double fpp) {
     checkFpp(fpp);
+    bucketCount(expectedItems, bucketSize, 32); // the most items any width fits
     for (int f = 4; f <= 32; f++) {
-      long m = bucketCount(expectedItems, bucketSize, f);
-      if (f >= minFingerprintBits(bucketSize, m) && falsePositiveRate(bucketSize, f, designLoad(bucketSize, f, m)) <= fpp) {
+      long m = bucketsAtDesignLoad(expectedItems, bucketSize, f);
+      if (m <= MAX_BUCKETS && f >= minFingerprintBits(bucketSize, m)
+          && falsePositiveRate(bucketSize, f, designLoad(bucketSize, f, m)) <= fpp) {
         return f;
       }
     }
     return -1;
+  }
+
+  /**
+   * The smallest false-positive rate a filter of {@code bucketSize} for {@code expectedItems} items can
+   * be sized for: that of 32-bit fingerprints at the design load.
+   */
+  public static double smallestFpp(long expectedItems, int bucketSize) {
+    long m = bucketCount(expectedItems, bucketSize, 32);
+    return falsePositiveRate(bucketSize, 32, designLoad(bucketSize, 32, m));
   }
 
   /**
@@ -153,22 +187,42 @@ public final class Sizing {
   /**
    * Chooses the bucket size in {2, 4, 8} and the fingerprint width that give the fewest bits per item
    * for {@code fpp} (Fig. 3 of the paper: b = 2 wins above about 0.2%, b = 4 below, b = 8 rarely), and
-   * the bucket count for {@code expectedItems}. Ties go to b = 4, the paper's default.
+   * the bucket count for {@code expectedItems}. Ties go to b = 4, the paper's default. Bucket sizes
+   * whose table would need more than {@link #MAX_BUCKETS} buckets are left out, so the largest filters
+   * get b = 4 or b = 8.
+   *
+   * @throws IllegalArgumentException if no bucket size holds {@code expectedItems} or reaches {@code fpp}
    */
   public static Choice choose(long expectedItems, double fpp, boolean semiSorted) {
     checkFpp(fpp);
+    if (expectedItems <= 0) {
+      throw new IllegalArgumentException("expectedItems must be positive, got " + expectedItems);
+    }
     Choice best = null;
     int[] sizes = semiSorted ? new int[] {4} : new int[] {4, 2, 8};
+    double smallestFpp = Double.NaN;
     for (int b : sizes) {
+      if (expectedItems > maxItems(b, 32)) {
+        continue; // too many items for this bucket size
+      }
       Choice c = forBucketSize(expectedItems, b, fpp, semiSorted);
-      if (c != null && (best == null || c.bitsPerItem() < best.bitsPerItem() * 0.999)) {
+      if (c == null) {
+        double min = smallestFpp(expectedItems, b);
+        smallestFpp = Double.isNaN(smallestFpp) ? min : Math.min(smallestFpp, min);
+      } else if (best == null || c.bitsPerItem() < best.bitsPerItem() * 0.999) {
         best = c;
       }
     }
-    if (best == null) {
-      throw new IllegalArgumentException("fpp " + fpp + " is below what 32-bit fingerprints can deliver");
+    if (best != null) {
+      return best;
     }
-    return best;
+    if (Double.isNaN(smallestFpp)) {
+      int b = semiSorted ? 4 : 8;
+      throw new IllegalArgumentException("expectedItems must be at most " + maxItems(b, 32) + " (" + MAX_BUCKETS
+          + " buckets of " + b + (semiSorted ? ", semi-sorted" : "") + "), got " + expectedItems);
+    }
+    throw new IllegalArgumentException("fpp " + fpp + " is below what 32-bit fingerprints can deliver: fpp must be "
+        + "at least " + smallestFpp + " for " + expectedItems + " items");
   }
 
   /** Sizing for a fixed bucket size, or null if {@code fpp} cannot be reached with 32-bit fingerprints. */

@@ -1,0 +1,133 @@
+package dev.cuckoofilter.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoofilter.core.sizing.Sizing;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The builder at and beyond the limits of its parameters: valid extremes are sized, invalid or
+ * conflicting settings give an IllegalArgumentException naming the setting and what it accepts.
+ * Only {@code parameters()} is called for large sizes, so nothing big is allocated.
+ */
+class BuilderLimitsTest {
+  @Test
+  void largeFiltersUseABucketSizeThatHoldsTheirItems() {
+    // More than 2^32 buckets of 2 hold, fewer than 2^32 buckets of 4: b = 2 is left out, not fatal.
+    FilterParameters p = CuckooFilter.builder().expectedItems(10_000_000_000L).fpp(0.05).parameters();
+    assertEquals(4, p.bucketSize());
+    assertTrue(p.bucketCount() <= Sizing.MAX_BUCKETS);
+    // More than 2^32 buckets of 4 hold: b = 8.
+    p = CuckooFilter.builder().expectedItems(20_000_000_000L).fpp(0.01).parameters();
+    assertEquals(8, p.bucketSize());
+    assertTrue(p.bucketCount() <= Sizing.MAX_BUCKETS);
+    // The largest sizes of each bucket size work, one more item does not.
+    for (int b : new int[] {2, 4, 8}) {
+      long max = Sizing.maxItems(b, 32);
+      FilterParameters atMax = CuckooFilter.builder().bucketSize(b).expectedItems(max).fpp(0.001).parameters();
+      assertTrue(atMax.bucketCount() <= Sizing.MAX_BUCKETS, atMax::toString);
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> CuckooFilter.builder().bucketSize(b).expectedItems(max + 1).fpp(0.001).parameters());
+      assertTrue(e.getMessage().contains("expectedItems") && e.getMessage().contains("at most " + max), e.getMessage());
+    }
+    // Even 4-bit fingerprints (a large fpp), whose design load is lower, at the limit of b = 4.
+    FilterParameters coarse = CuckooFilter.builder().bucketSize(4).expectedItems(Sizing.maxItems(4, 32)).fpp(0.45)
+        .parameters();
+    assertTrue(coarse.bucketCount() <= Sizing.MAX_BUCKETS, coarse::toString);
+    long max = Sizing.maxItems(8, 32);
+    assertEquals(8, CuckooFilter.builder().expectedItems(max).parameters().bucketSize());
+    for (long tooMany : new long[] {max + 1, Long.MAX_VALUE}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CuckooFilter.create(tooMany, 0.01));
+      assertTrue(e.getMessage().contains("expectedItems must be at most " + max), e.getMessage());
+    }
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilter.builder().semiSorted(true).expectedItems(max).parameters()).getMessage()
+        .contains("at most " + Sizing.maxItems(4, 32)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"auto", "bucketSize", "semiSorted", "bucketCount"})
+  void anUnreachableFppNamesTheSmallestReachableOne(String how) {
+    CuckooFilter.Builder builder = CuckooFilter.builder().fpp(1e-12);
+    switch (how) {
+      case "auto":
+        builder.expectedItems(1000);
+        break;
+      case "bucketSize":
+        builder.expectedItems(1000).bucketSize(4);
+        break;
+      case "semiSorted":
+        builder.expectedItems(1000).semiSorted(true);
+        break;
+      default:
+        builder.bucketCount(1000);
+    }
+    // The same mistake gives the same exception type whichever other settings are present.
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, builder::parameters);
+    assertTrue(e.getMessage().contains("fpp") && e.getMessage().contains("at least"), e.getMessage());
+    double smallest = Double.parseDouble(e.getMessage().replaceAll(".*at least ([0-9.E-]+).*", "$1"));
+    assertTrue(smallest > 1e-12 && smallest < 3e-9, e.getMessage());
+    // The smallest rate named is accepted.
+    CuckooFilter.Builder ok = CuckooFilter.builder().fpp(smallest);
+    switch (how) {
+      case "auto":
+        ok.expectedItems(1000);
+        break;
+      case "bucketSize":
+        ok.expectedItems(1000).bucketSize(4);
+        break;
+      case "semiSorted":
+        ok.expectedItems(1000).semiSorted(true);
+        break;
+      default:
+        ok.bucketCount(1000);
+    }
+    assertEquals(32, ok.parameters().fingerprintBits());
+  }
+
+  @Test
+  void conflictingSettingsAreRefused() {
+    IllegalArgumentException semi = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilter.builder().semiSorted(true).bucketSize(2).expectedItems(100).build());
+    assertTrue(semi.getMessage().contains("semiSorted requires bucketSize 4"), semi.getMessage());
+    // An explicit fingerprint width that cannot deliver the explicit rate: the rate would be recorded
+    // in the header as the filter's target although the filter is 10^5 times worse.
+    IllegalArgumentException width = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilter.builder().expectedItems(1000).fingerprintBits(4).fpp(1e-6).parameters());
+    assertTrue(width.getMessage().contains("fpp") && width.getMessage().contains("fingerprintBits 4")
+        && width.getMessage().contains("at least"), width.getMessage());
+    // Consistent explicit settings are kept as given.
+    FilterParameters p = CuckooFilter.builder().expectedItems(1000).fingerprintBits(13).fpp(0.001).parameters();
+    assertEquals(13, p.fingerprintBits());
+    assertEquals(0.001, p.targetFpp());
+    // More items than an explicit table can ever hold.
+    IllegalArgumentException items = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilter.builder().bucketCount(2).expectedItems(1_000_000).parameters());
+    assertTrue(items.getMessage().contains("expectedItems") && items.getMessage().contains("at most"),
+        items.getMessage());
+    assertEquals(12, CuckooFilter.builder().bucketCount(2).expectedItems(12).parameters().expectedItems());
+  }
+
+  @Test
+  void validExtremesBuildWorkingFilters() {
+    CuckooFilter[] filters = {
+        CuckooFilter.create(1, 0.999), CuckooFilter.create(1, 1e-9), CuckooFilter.create(1, Math.nextUp(0.0) + 0.5),
+        CuckooFilter.builder().expectedItems(1).fingerprintBits(4).build(),
+        CuckooFilter.builder().expectedItems(1).fingerprintBits(32).bucketSize(8).build(),
+        CuckooFilter.builder().expectedItems(1).semiSorted(true).fingerprintBits(4).build(),
+        CuckooFilter.builder().expectedItems(1).semiSorted(true).fingerprintBits(32).build(),
+        CuckooFilter.builder().bucketCount(2).maxKicks(0).stashCapacity(0).build(),
+        CuckooFilter.builder().bucketCount(2).maxKicks(1 << 20).stashCapacity(64).build()};
+    for (CuckooFilter filter : filters) {
+      assertTrue(filter.add(42L), filter::toString);
+      assertTrue(filter.mightContain(42L), filter::toString);
+      assertEquals(1, filter.count(42L));
+      assertTrue(filter.remove(42L));
+      assertEquals(0, filter.size());
+    }
+  }
+}
