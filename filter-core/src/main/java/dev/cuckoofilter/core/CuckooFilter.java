@@ -398,8 +398,13 @@ public final class CuckooFilter implements Serializable {
       size++;
       return true;
     }
-    // Both buckets full of this very fingerprint: the 2b-copy duplicate limit; kicking cannot help.
-    if (table.count(i1, fp) + table.count(i2, fp) == 2 * bucketSize) {
+    // The 2b-copy duplicate limit. Copies in the stash count too: with another fingerprint in the
+    // bucket pair, kick chains would otherwise push further copies into the stash without end.
+    int copies = table.count(i1, fp) + table.count(i2, fp);
+    if (stash.size() != 0) {
+      copies += stash.count(Math.min(i1, i2), fp);
+    }
+    if (copies >= 2 * bucketSize) {
       failedInserts++;
       return false;
     }

@@ -88,4 +88,35 @@ class FailedInsertTest {
     assertFalse(filter.remove(42L));
     assertFalse(filter.mightContain(42L));
   }
+
+  /**
+   * The limit holds when the bucket pair also holds another fingerprint: kick chains then end in the
+   * stash, and copies used to pile up there (11 copies with b = 2 and a stash of 8), filling the stash
+   * other items need and leaving a multiset that a canonical rebuild or a merge refuses.
+   */
+  @ParameterizedTest(name = "semiSorted={0} b={1}")
+  @CsvSource({"false, 2", "false, 4", "false, 8", "true, 4"})
+  void duplicatesAreLimitedWhenTheStashTakesCopies(boolean semiSorted, int b) {
+    for (long other = 1000; other < 1010; other++) {
+      CuckooFilter filter = CuckooFilter.builder().semiSorted(semiSorted).bucketSize(b).fingerprintBits(16)
+          .bucketCount(2).stashCapacity(8).build();
+      assertTrue(filter.add(other));
+      int accepted = 0;
+      for (int i = 0; i < 4 * b + 8; i++) {
+        if (filter.add(42L)) {
+          accepted++;
+        }
+      }
+      assertEquals(2 * b, accepted, "copies of one item accepted");
+      assertEquals(2 * b, filter.count(42L));
+      assertEquals(2 * b + 1, filter.size());
+      assertTrue(filter.mightContain(other));
+      // Such a filter has a canonical layout, and merges into an empty one.
+      assertEquals(filter.size(), CanonicalBuilder.canonical(filter).size());
+      CuckooFilter empty = CuckooFilter.builder().semiSorted(semiSorted).bucketSize(b).fingerprintBits(16)
+          .bucketCount(2).stashCapacity(8).build();
+      empty.mergeInPlace(filter);
+      assertEquals(2 * b, empty.count(42L));
+    }
+  }
 }
