@@ -668,9 +668,15 @@ public final class CuckooFilter implements Serializable {
 
   /**
    * Reads a filter whose serialized form is exactly {@code length} bytes (for example a whole file):
-   * a header declaring any other size is rejected before the table is allocated.
+   * a header declaring any other size is rejected before the table is allocated. Reads at most
+   * {@code length} bytes.
+   *
+   * @throws IllegalArgumentException if {@code length} is negative
    */
   public static CuckooFilter readFrom(InputStream in, long length) throws IOException {
+    if (length < 0) {
+      throw new IllegalArgumentException("length must be the filter's size in bytes (0 or more), got " + length);
+    }
     return fromImage(FilterFormat.read(in, length, true, BucketStorage.DEFAULT_MAX_SEGMENT_BYTES));
   }
 

@@ -136,7 +136,9 @@ public final class FilterFormat {
   public static FilterImage read(InputStream in, long availableBytes, boolean exact, int maxSegmentBytes)
       throws IOException {
     byte[] headerBytes = new byte[HEADER_BYTES];
-    int got = readFully(in, headerBytes, 0, HEADER_BYTES);
+    // Never read past the bytes the caller says the stream holds, even for a short header.
+    int wanted = availableBytes >= 0 ? (int) Math.min(HEADER_BYTES, availableBytes) : HEADER_BYTES;
+    int got = readFully(in, headerBytes, 0, wanted);
     if (got < 4) {
       throw new CorruptFilterException("truncated: a filter starts with a " + HEADER_BYTES + "-byte header, got "
           + got + " bytes");

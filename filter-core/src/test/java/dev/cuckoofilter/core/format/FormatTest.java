@@ -136,6 +136,29 @@ class FormatTest {
     assertTrue(e.getMessage().contains("trailing"), e.getMessage());
   }
 
+  @Test
+  void readFromWithALengthReadsNoFurtherAndRefusesNegativeLengths() throws IOException {
+    CuckooFilter filter = fill(CuckooFilter.create(100, 0.01), 0.5, new SplittableRandom(3));
+    byte[] bytes = filter.toByteArray();
+    byte[] withNext = java.util.Arrays.copyOf(bytes, bytes.length + 5);
+    // A negative length used to be taken as "unknown" and the length check skipped.
+    for (long length : new long[] {-1, -7, Long.MIN_VALUE}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> CuckooFilter.readFrom(new ByteArrayInputStream(withNext), length));
+      assertTrue(e.getMessage().contains("length"), e.getMessage());
+    }
+    // A length shorter than the header: the reader stops there instead of consuming the 80-byte header.
+    for (int length : new int[] {0, 3, 10, 79}) {
+      InputStream in = new ByteArrayInputStream(withNext);
+      CorruptFilterException e = assertThrows(CorruptFilterException.class, () -> CuckooFilter.readFrom(in, length));
+      assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+      assertEquals(withNext.length - length, in.available(), "bytes consumed beyond the length given");
+    }
+    InputStream in = new ByteArrayInputStream(withNext);
+    assertEquals(filter, CuckooFilter.readFrom(in, bytes.length));
+    assertEquals(5, in.available());
+  }
+
   /** Rewrites header fields and fixes the header checksum: what a hostile or buggy writer produces. */
   static byte[] withHeader(byte[] bytes, java.util.function.Consumer<ByteBuffer> edit) {
     byte[] copy = bytes.clone();
