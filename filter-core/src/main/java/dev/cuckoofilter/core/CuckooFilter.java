@@ -152,7 +152,9 @@ public final class CuckooFilter implements Serializable {
    * Adds an item given its 64-bit hash under this filter's hash contract ({@link CuckooHash} with
    * {@link #seed()}).
    *
-   * @return true if the item was stored; false if the filter is too full (nothing was changed)
+   * @return true if the item was stored; false if the filter is too full or already holds
+   *     {@code 2 * bucketSize} copies of the item's fingerprint in its buckets and the stash (then only
+   *     {@link #failedInserts()} changed)
    */
   public boolean addHash(long hash) {
     long i1 = Addressing.bucketIndex(hash, bucketCount);
@@ -593,7 +595,10 @@ public final class CuckooFilter implements Serializable {
     return bucketCount * bucketSize;
   }
 
-  /** Fraction of table entries in use: the paper's load factor alpha. */
+  /**
+   * {@code size() / capacity()}: the fraction of table entries in use, the paper's load factor alpha.
+   * Stashed items count too, so a full table with a non-empty stash gives a little more than 1.
+   */
   public double loadFactor() {
     return (double) size / capacity();
   }
@@ -616,7 +621,10 @@ public final class CuckooFilter implements Serializable {
     return Sizing.falsePositiveRate(bucketSize, parameters.fingerprintBits(), loadFactor());
   }
 
-  /** Number of inserts (including merge inserts) that failed because the filter was too full. */
+  /**
+   * Number of inserts ({@code add}, {@code addHash}, {@code addEntryCode}) that returned false. A merge that
+   * fails restores this counter with the rest of the filter.
+   */
   public long failedInserts() {
     return failedInserts;
   }

@@ -130,4 +130,15 @@ class BuilderLimitsTest {
       assertEquals(0, filter.size());
     }
   }
+
+  @Test
+  void aTooSmallSegmentLimitNamesTheSmallestThatWorks() {
+    // 64 bytes is the documented floor, but 8 buckets of 8 x 32 bits need 256 bytes and the padding.
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CuckooFilter.builder()
+        .bucketCount(100).bucketSize(8).fingerprintBits(32).maxSegmentBytes(64).build());
+    assertTrue(e.getMessage().contains("maxSegmentBytes") && e.getMessage().contains("at least 264"), e.getMessage());
+    CuckooFilter filter = CuckooFilter.builder().bucketCount(100).bucketSize(8).fingerprintBits(32)
+        .maxSegmentBytes(264).build();
+    assertTrue(filter.add(1L) && filter.mightContain(1L));
+  }
 }

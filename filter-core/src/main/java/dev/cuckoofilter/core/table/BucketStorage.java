@@ -106,7 +106,7 @@ public final class BucketStorage {
     }
     if ((((1L << shift) * bucketBits) >>> 3) + PADDING > maxSegmentBytes) {
       throw new IllegalArgumentException("maxSegmentBytes " + maxSegmentBytes + " cannot hold 8 buckets of "
-          + bucketBits + " bits");
+          + bucketBits + " bits: it must be at least " + (bucketBits + PADDING));
     }
     return shift;
   }
