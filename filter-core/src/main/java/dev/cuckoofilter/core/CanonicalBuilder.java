@@ -23,6 +23,8 @@ public final class CanonicalBuilder {
   /** Codes collected by {@link #addHash}, sorted by {@link #build}. */
   private long[] pending = new long[0];
   private int pendingSize;
+  /** Set by {@link #build}: the filter is handed out, adding more would change it behind the caller. */
+  private boolean built;
 
   /**
    * @param distinct true to store equal entries once (a set of items, the Spark build), false to keep
@@ -43,9 +45,14 @@ public final class CanonicalBuilder {
    * Adds an entry; codes must arrive in ascending unsigned order.
    *
    * @throws IllegalArgumentException if a code is smaller than the previous one
+   * @throws IllegalStateException if items were added by hash, or after {@link #build}
    * @throws FilterFullException if the filter cannot hold the entry
    */
   public void addCode(long code) {
+    checkNotBuilt();
+    if (pendingSize > 0) {
+      throw new IllegalStateException("addCode cannot follow addHash");
+    }
     if (!EntryCodes.isValid(code, fingerprintBits, parameters.bucketCount())) {
       throw new IllegalArgumentException("not an entry code of these parameters: " + Long.toUnsignedString(code));
     }
@@ -67,6 +74,7 @@ public final class CanonicalBuilder {
 
   /** Adds an item by its 64-bit hash, in any order (8 bytes are buffered per item until {@link #build}). */
   public void addHash(long hash) {
+    checkNotBuilt();
     if (any) {
       throw new IllegalStateException("addHash cannot follow addCode");
     }
@@ -81,6 +89,7 @@ public final class CanonicalBuilder {
    * it turns the hashes into entry codes in place and sorts them there, holding no second copy.
    */
   public void addHashes(long[] hashes, int n) {
+    checkNotBuilt();
     if (any || pendingSize > 0) {
       throw new IllegalStateException("addHashes must be the only call that adds items");
     }
@@ -106,7 +115,14 @@ public final class CanonicalBuilder {
         addCode(codes[i]);
       }
     }
+    built = true;
     return filter;
+  }
+
+  private void checkNotBuilt() {
+    if (built) {
+      throw new IllegalStateException("build() was called: the builder takes no more items");
+    }
   }
 
   /**

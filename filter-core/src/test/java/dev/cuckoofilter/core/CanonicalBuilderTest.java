@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cuckoofilter.core.hash.CuckooHash;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -93,5 +94,36 @@ class CanonicalBuilderTest {
       });
       assertTrue(e.getMessage().contains("full"), e.getMessage());
     }
+  }
+
+  @Test
+  void addingByCodeAfterHashesOrAnythingAfterBuildIsRejected() {
+    FilterParameters p = CuckooFilter.builder().bucketCount(64).fingerprintBits(12).build().parameters();
+    long small = EntryCodes.ofHash(p, CuckooHash.hashLong(1, 0));
+    long large = EntryCodes.ofHash(p, CuckooHash.hashLong(2, 0));
+    if (Long.compareUnsigned(small, large) > 0) {
+      long t = small;
+      small = large;
+      large = t;
+    }
+    // Mixing used to be caught only by chance, at build(), when a buffered code sorted below it.
+    CanonicalBuilder mixed = new CanonicalBuilder(p, false);
+    mixed.addHash(CuckooHash.hashLong(1, 0));
+    long code = large;
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> mixed.addCode(code));
+    assertTrue(e.getMessage().contains("addCode"), e.getMessage());
+
+    CanonicalBuilder builder = new CanonicalBuilder(p, false);
+    builder.addCode(small);
+    CuckooFilter built = builder.build();
+    // After build() the filter belongs to the caller: adding more used to change it (or throw an NPE).
+    assertThrows(IllegalStateException.class, () -> builder.addCode(code));
+    assertThrows(IllegalStateException.class, () -> builder.addHash(3));
+    assertThrows(IllegalStateException.class, () -> builder.addHashes(new long[] {3}, 1));
+    assertEquals(1, built.size());
+    CanonicalBuilder byHash = new CanonicalBuilder(p, false);
+    byHash.addHash(5);
+    byHash.build();
+    assertThrows(IllegalStateException.class, () -> byHash.addHash(6));
   }
 }
