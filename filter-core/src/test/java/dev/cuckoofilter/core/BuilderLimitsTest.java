@@ -25,6 +25,10 @@ class BuilderLimitsTest {
     p = CuckooFilter.builder().expectedItems(20_000_000_000L).fpp(0.01).parameters();
     assertEquals(8, p.bucketSize());
     assertTrue(p.bucketCount() <= Sizing.MAX_BUCKETS);
+    // The limits quoted in docs/SIZING.md.
+    assertEquals(7_215_545_057L, Sizing.maxItems(2, 32));
+    assertEquals(16_320_875_724L, Sizing.maxItems(4, 32));
+    assertEquals(33_672_543_600L, Sizing.maxItems(8, 32));
     // The largest sizes of each bucket size work, one more item does not.
     for (int b : new int[] {2, 4, 8}) {
       long max = Sizing.maxItems(b, 32);
