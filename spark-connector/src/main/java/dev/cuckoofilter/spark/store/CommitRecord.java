@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cuckoofilter.core.format.FilterFormat;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -117,7 +118,11 @@ record CommitRecord(long version, String commitId, String parentCommitId, Instan
       throw new Malformed("data.file \"" + file + "\" is not the data file name of version " + version
           + " and commit " + commitId);
     }
-    DataFileRef data = new DataFileRef(file, integer(d, "bytes"), uint32(d, "headerCrc32c"), uint32(d, "bodyCrc32c"));
+    long bytes = integer(d, "bytes");
+    if (bytes < MIN_FILTER_BYTES) {
+      throw new Malformed("data.bytes " + bytes + " is smaller than any filter (" + MIN_FILTER_BYTES + " bytes)");
+    }
+    DataFileRef data = new DataFileRef(file, bytes, uint32(d, "headerCrc32c"), uint32(d, "bodyCrc32c"));
     JsonNode m = object(root, "metadata");
     JsonNode keys = object(m, "keyColumns");
     Map<String, String> properties = new LinkedHashMap<>();
@@ -146,6 +151,9 @@ record CommitRecord(long version, String commitId, String parentCommitId, Instan
   }
 
   /** A commit file that is not a commit record this library can read; the message says why. */
+  /** The smallest serialized filter: its header and the body checksum around at least one table byte. */
+  private static final long MIN_FILTER_BYTES = FilterFormat.HEADER_BYTES + 5;
+
   static final class Malformed extends Exception {
     private static final long serialVersionUID = 1L;
 

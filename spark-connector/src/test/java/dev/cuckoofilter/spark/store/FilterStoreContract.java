@@ -439,7 +439,9 @@ abstract class FilterStoreContract {
         new String(original, java.nio.charset.StandardCharsets.UTF_8).replace("\"version\" : 2", "\"version\" : 7")
             .getBytes(java.nio.charset.StandardCharsets.UTF_8),
         new String(original, java.nio.charset.StandardCharsets.UTF_8).replace("\"storeFormat\" : 1",
-            "\"storeFormat\" : 2").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            "\"storeFormat\" : 2").getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        new String(original, java.nio.charset.StandardCharsets.UTF_8).replaceFirst("\"bytes\" : [0-9]+",
+            "\"bytes\" : -5").getBytes(java.nio.charset.StandardCharsets.UTF_8));
     for (byte[] damage : damages) {
       assertFalse(Arrays.equals(damage, original), "the damage changes the file");
       overwrite(store, commit, damage);
