@@ -60,7 +60,7 @@ final class BuildCommand extends StoreCommand {
   @Override
   public Integer call() throws Exception {
     Configuration conf = cli.hadoopConf();
-    FilterStore store = open(location);
+    FilterStore store = openForPublishing(location, "location");
     List<Path> files = parquetFiles(conf);
     DistinctLongs hashes = new DistinctLongs();
     long[] rows = {0};

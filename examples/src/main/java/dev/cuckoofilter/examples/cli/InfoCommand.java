@@ -26,7 +26,7 @@ final class InfoCommand extends StoreCommand {
 
   @Override
   public Integer call() throws Exception {
-    FilterStore store = open(ref.location());
+    FilterStore store = open(ref.location(), "location");
     List<FilterVersion> versions = store.versions();
     PrintWriter out = out();
     out.println("location: " + store.location());

@@ -1,6 +1,7 @@
 package dev.cuckoofilter.examples.cli;
 
 import dev.cuckoofilter.examples.common.InputException;
+import dev.cuckoofilter.examples.common.Locations;
 import dev.cuckoofilter.spark.store.FilterStore;
 import dev.cuckoofilter.spark.store.StoredVersion;
 import java.io.IOException;
@@ -31,13 +32,24 @@ abstract class StoreCommand implements Callable<Integer> {
     return spec.commandLine().getOut();
   }
 
-  FilterStore open(String location) throws IOException {
-    return FilterStore.open(location, cli.hadoopConf());
+  /**
+   * Opens a location to read from.
+   *
+   * @param what the option that named it, or "location" for a parameter, for messages
+   * @throws InputException if it cannot be a filter location ({@link Locations#open})
+   */
+  FilterStore open(String location, String what) throws IOException {
+    return Locations.open(location, cli.hadoopConf(), what);
+  }
+
+  /** Opens a location to publish to ({@link Locations#openForPublishing}). */
+  FilterStore openForPublishing(String location, String what) throws IOException {
+    return Locations.openForPublishing(location, cli.hadoopConf(), what);
   }
 
   /** The version {@code ref} names, verified. */
   StoredVersion read(FilterRef ref) throws IOException {
-    FilterStore store = open(ref.location());
+    FilterStore store = open(ref.location(), "location");
     return ref.version() > 0 ? store.readVersion(ref.version()) : store.readLatestVersion();
   }
 

@@ -27,7 +27,7 @@ final class VerifyCommand extends StoreCommand {
 
   @Override
   public Integer call() throws Exception {
-    FilterStore store = open(location);
+    FilterStore store = open(location, "location");
     List<Long> versions = store.versionNumbers();
     if (versions.isEmpty()) {
       throw new InputException("location " + store.location() + " has no filter version to verify");

@@ -1,6 +1,7 @@
 package dev.cuckoofilter.examples.jobs;
 
 import dev.cuckoofilter.examples.common.ExitCodes;
+import dev.cuckoofilter.examples.common.Locations;
 import dev.cuckoofilter.examples.common.Publishing;
 import dev.cuckoofilter.examples.common.SizingOptions;
 import dev.cuckoofilter.spark.CuckooFilters;
@@ -58,7 +59,7 @@ public final class BuildFilterJob extends SparkJob {
 
   @Override
   int run(SparkSession spark, PrintWriter out) throws Exception {
-    FilterStore store = FilterStore.open(location, spark);
+    FilterStore store = Locations.openForPublishing(location, spark.sessionState().newHadoopConf(), "--location");
     Dataset<Row> data = dataset.read(spark, input, "--input");
     KeyColumns.resolve(data, keys, "--input " + input);
     CuckooFilters.Builder builder = CuckooFilters.builder(data).keys(keys.toArray(new String[0]))

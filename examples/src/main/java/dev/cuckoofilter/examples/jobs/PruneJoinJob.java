@@ -2,6 +2,7 @@ package dev.cuckoofilter.examples.jobs;
 
 import dev.cuckoofilter.examples.common.ExitCodes;
 import dev.cuckoofilter.examples.common.InputException;
+import dev.cuckoofilter.examples.common.Locations;
 import dev.cuckoofilter.spark.SparkCuckooFilter;
 import dev.cuckoofilter.spark.prune.JoinPruning;
 import dev.cuckoofilter.spark.store.FilterStore;
@@ -157,7 +158,7 @@ public final class PruneJoinJob extends SparkJob {
     if (mode == Mode.ERROR) {
       requireAbsent(spark);
     }
-    FilterStore store = FilterStore.open(location, spark);
+    FilterStore store = Locations.open(location, spark.sessionState().newHadoopConf(), "--location");
     SparkCuckooFilter filter = storedFilter(store, spark);
     List<String> bigKeys = keys != null ? keys : KeyColumns.names(filter.keyFields());
     List<String> smallKeys = joinKeys != null ? joinKeys : bigKeys;
