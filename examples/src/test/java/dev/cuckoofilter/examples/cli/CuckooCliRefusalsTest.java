@@ -111,4 +111,31 @@ class CuckooCliRefusalsTest {
     assertTrue(cuckoo("info", a).stdout().contains("versions: 1\n"), "nothing was published at A");
   }
 
+  @Test
+  void aVersionWhoseDataFileIsMissingIsDamagedNotIntact() throws IOException {
+    String loc = location("lost-data");
+    assertEquals(ExitCodes.OK, cuckoo("build", loc, "--input", ids0, "--keys", "id").exitCode());
+    assertEquals(ExitCodes.OK, cuckoo("build", loc, "--input", ids1, "--keys", "id").exitCode());
+    Path data;
+    try (Stream<Path> files = Files.list(Path.of(loc, "data"))) {
+      data = files.filter(p -> p.getFileName().toString().startsWith("00000000000000000001-")).findFirst()
+          .orElseThrow();
+    }
+    Files.delete(data);
+
+    ChildProcess.Result verify = cuckoo("verify", loc);
+    assertEquals(ExitCodes.CORRUPT, verify.exitCode(), verify.describe());
+    assertTrue(verify.stdout().startsWith("version 1: DAMAGED: location file:" + loc + ", version 1: file file:" + loc
+        + "/versions/00000000000000000001.json is corrupt: the data file it names is missing"), verify.describe());
+    assertTrue(verify.stdout().contains("version 2: ok: "), verify.describe());
+    assertEquals("cuckoo verify: error: 1 of 2 versions at file:" + loc + " are damaged\n", verify.stderr());
+
+    assertRefused(ExitCodes.CORRUPT, "cuckoo contains: error: location file:" + loc + ", version 1: file ",
+        cuckoo("contains", loc + "@1", "5"));
+    assertRefused(ExitCodes.CORRUPT, "cuckoo info: error: location file:" + loc + ", version 1: file ",
+        cuckoo("info", loc + "@1"));
+    // a version that does not exist is still "fix the command"
+    assertRefused(ExitCodes.USAGE, "cuckoo info: error: location file:" + loc + ": version 3 does not exist",
+        cuckoo("info", loc + "@3"));
+  }
 }
