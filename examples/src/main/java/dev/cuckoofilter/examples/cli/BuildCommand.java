@@ -59,6 +59,7 @@ final class BuildCommand extends StoreCommand {
 
   @Override
   public Integer call() throws Exception {
+    sizing.requireFeasible();
     Configuration conf = cli.hadoopConf();
     FilterStore store = openForPublishing(location, "location");
     List<Path> files = parquetFiles(conf);
@@ -89,7 +90,13 @@ final class BuildCommand extends StoreCommand {
     long[] distinct = hashes.toSortedArray();
     long expected = sizing.expectedItems()
         .orElse(Math.max(16, (long) Math.ceil(distinct.length * sizing.headroom()) + 16));
-    FilterParameters parameters = CuckooFilter.builder().expectedItems(expected).fpp(sizing.fpp()).parameters();
+    FilterParameters parameters;
+    try {
+      parameters = CuckooFilter.builder().expectedItems(expected).fpp(sizing.fpp()).parameters();
+    } catch (IllegalArgumentException e) {
+      throw new InputException("cannot size a filter for the " + distinct.length + " distinct keys of --input at --fpp "
+          + sizing.fpp() + ": " + e.getMessage(), e);
+    }
     CanonicalBuilder builder = new CanonicalBuilder(parameters, true);
     for (long h : distinct) {
       builder.addHash(h);

@@ -69,6 +69,18 @@ class CuckooCliRefusalsTest {
   }
 
   @Test
+  void sizingThatCannotBeMetIsRefusedBeforeReading() {
+    ChildProcess.Result fpp = cuckoo("build", location("never"), "--input", ids0, "--keys", "id", "--fpp", "1e-300");
+    assertRefused(ExitCodes.USAGE, "cuckoo build: error: --fpp 1.0E-300 cannot be met: ", fpp);
+
+    ChildProcess.Result items = cuckoo("build", location("never"), "--input", ids0, "--keys", "id",
+        "--expected-items", "99999999999999999");
+    assertRefused(ExitCodes.USAGE, "cuckoo build: error: --expected-items 99999999999999999 with --fpp 0.01 cannot be "
+        + "met: ", items);
+    assertFalse(Files.exists(Path.of(location("never"))));
+  }
+
+  @Test
   void locationsThatCannotBeFilterLocationsAreRefused() throws IOException {
     Path file = Files.writeString(dir.resolve("a-file"), "not a filter location");
     for (String subcommand : List.of("info", "verify")) {

@@ -91,6 +91,15 @@ class JobRefusalsTest {
   }
 
   @Test
+  void keysThatDoNotFitTheExpectedItemsAreAUsageError() {
+    Run tooFew = run(new BuildFilterJob(), "--input", customers, "--keys", "id", "--location", location("small"),
+        "--expected-items", "10");
+    assertRefused("build-filter: error: --expected-items 10 is too small: --input " + customers + " has more distinct "
+        + "keys than a filter sized for that many holds; raise it, or leave it out", tooFew);
+    assertFalse(Files.exists(Path.of(location("small"))), "nothing was published");
+  }
+
+  @Test
   void locationsThatCannotBeFilterLocationsAreRefusedBeforeTheBuild() throws IOException {
     Path file = Files.writeString(dir.resolve("a-file"), "not a filter location");
     Run isAFile = run(new BuildFilterJob(), "--input", customers, "--keys", "id", "--location", file.toString());
