@@ -41,9 +41,10 @@ final class BuildCommand extends StoreCommand {
   @Parameters(index = "0", paramLabel = "LOCATION", description = "The filter location to publish to.")
   String location;
 
-  @Option(names = "--input", required = true, arity = "1..*", paramLabel = "PATH",
+  // One path per --input, repeatable: a greedy --input would take LOCATION for a path when it comes last.
+  @Option(names = "--input", required = true, paramLabel = "PATH",
       description = "Parquet files, directories of them (read recursively, skipping names that start with _ or .), "
-          + "or globs.")
+          + "or globs; repeat --input for several.")
   List<String> inputs;
 
   @Option(names = "--keys", required = true, split = ",", paramLabel = "COLUMN",

@@ -69,6 +69,18 @@ class CuckooCliRefusalsTest {
   }
 
   @Test
+  void inputsMayComeBeforeTheLocationAndRepeat() {
+    ChildProcess.Result built = cuckoo("build", "--keys", "id", "--input", ids0, "--input", ids1, location("both"));
+    assertEquals(ExitCodes.OK, built.exitCode(), built.describe());
+    assertTrue(built.stdout().startsWith("read 600 rows of 2 file(s): 500 distinct keys"), built.describe());
+
+    // several paths after one --input are not taken for LOCATION silently
+    ChildProcess.Result greedy = cuckoo("build", "--keys", "id", "--input", ids0, ids1, location("never"));
+    assertRefused(ExitCodes.USAGE, "cuckoo build: error: Unmatched argument", greedy);
+    assertFalse(Files.exists(Path.of(location("never"))));
+  }
+
+  @Test
   void sizingThatCannotBeMetIsRefusedBeforeReading() {
     ChildProcess.Result fpp = cuckoo("build", location("never"), "--input", ids0, "--keys", "id", "--fpp", "1e-300");
     assertRefused(ExitCodes.USAGE, "cuckoo build: error: --fpp 1.0E-300 cannot be met: ", fpp);
