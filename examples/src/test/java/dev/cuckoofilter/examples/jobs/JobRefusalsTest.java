@@ -124,6 +124,45 @@ class JobRefusalsTest {
     assertEquals("not a filter location", Files.readString(file));
   }
 
+  @Test
+  void pruneJoinNeverWritesOverTheFilterStoreOrItsInputs() throws IOException {
+    FilterStore store = published("prune");
+    String loc = location("prune");
+    List<String> storeFiles = names(loc);
+    String[] common = {"--location", loc, "--input", orders, "--keys", "customer_id", "--join-with", customers,
+        "--join-keys", "id"};
+
+    Run overStore = run(new PruneJoinJob(), args(common, "--output", loc, "--mode", "overwrite"));
+    assertRefused("prune-join: error: --output " + loc + " overlaps --location " + loc + ": writing the join there "
+        + "would damage what the job reads (the filter store); choose another --output", overStore);
+    Run overParent = run(new PruneJoinJob(), args(common, "--output", dir.resolve("filters").toString(), "--mode",
+        "overwrite"));
+    assertRefused("prune-join: error: --output " + dir.resolve("filters") + " overlaps --location " + loc, overParent);
+    Run intoStore = run(new PruneJoinJob(), args(common, "--output", loc + "/joined", "--mode", "append"));
+    assertRefused("prune-join: error: --output " + loc + "/joined overlaps --location " + loc, intoStore);
+    assertEquals(storeFiles, names(loc));
+    assertEquals(1, store.readLatest().version().version());
+
+    List<String> orderFiles = names(orders);
+    Run overInput = run(new PruneJoinJob(), args(common, "--output", orders, "--mode", "overwrite"));
+    assertRefused("prune-join: error: --output " + orders + " overlaps --input " + orders, overInput);
+    Run intoInput = run(new PruneJoinJob(), args(common, "--output", orders + "/joined"));
+    assertRefused("prune-join: error: --output " + orders + "/joined overlaps --input " + orders, intoInput);
+    Run overGlob = run(new PruneJoinJob(), "--location", loc, "--input", orders + "/*.parquet", "--keys", "customer_id",
+        "--join-with", customers, "--join-keys", "id", "--output", orders, "--mode", "overwrite");
+    assertRefused("prune-join: error: --output " + orders + " overlaps --input " + orders + "/*.parquet", overGlob);
+    Run overJoinWith = run(new PruneJoinJob(), args(common, "--output", customers, "--mode", "overwrite"));
+    assertRefused("prune-join: error: --output " + customers + " overlaps --join-with " + customers, overJoinWith);
+    assertEquals(orderFiles, names(orders));
+    assertEquals(2000, spark.read().parquet(orders).count());
+    assertEquals(500, spark.read().parquet(customers).count());
+
+    // a separate output is written
+    Run joined = run(new PruneJoinJob(), args(common, "--output", dir.resolve("joined").toString()));
+    assertEquals(ExitCodes.OK, joined.code(), joined.describe());
+    assertEquals(1000, spark.read().parquet(dir.resolve("joined").toString()).count());
+  }
+
   private static String[] args(String[] common, String... more) {
     String[] all = new String[common.length + more.length];
     System.arraycopy(common, 0, all, 0, common.length);
