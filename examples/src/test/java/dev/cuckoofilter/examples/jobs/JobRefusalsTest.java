@@ -100,6 +100,15 @@ class JobRefusalsTest {
   }
 
   @Test
+  void anInputFileNotOfTheFormatIsAUsageError() throws IOException {
+    Path text = Files.writeString(dir.resolve("not-parquet.txt"), "id\n1\n2\n");
+    Run notParquet = run(new BuildFilterJob(), "--input", text.toString(), "--keys", "id", "--location",
+        location("never"));
+    assertRefused("build-filter: error: --input " + text + ": cannot read it as parquet: ", notParquet);
+    assertTrue(notParquet.err().contains("is not a Parquet file"), notParquet.describe());
+  }
+
+  @Test
   void locationsThatCannotBeFilterLocationsAreRefusedBeforeTheBuild() throws IOException {
     Path file = Files.writeString(dir.resolve("a-file"), "not a filter location");
     Run isAFile = run(new BuildFilterJob(), "--input", customers, "--keys", "id", "--location", file.toString());
