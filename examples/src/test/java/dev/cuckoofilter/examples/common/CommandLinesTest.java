@@ -67,6 +67,11 @@ class CommandLinesTest {
     assertTrue(tooManyItems.err().startsWith("build-filter: error: --expected-items 99999999999999999 with --fpp 0.01 "
         + "cannot be met: expectedItems 99999999999999999 needs "), tooManyItems.err());
 
+    Run halfASnapshot = run(new UpdateFilterJob(), "--location", "/f", "--before", "/b");
+    assertEquals(ExitCodes.USAGE, halfASnapshot.code());
+    assertTrue(halfASnapshot.err().startsWith("update-filter: error: Missing required argument(s): --after"),
+        halfASnapshot.err());
+
     Run noChange = run(new UpdateFilterJob(), "--location", "/f", "--current", "/d");
     assertEquals(ExitCodes.USAGE, noChange.code());
     assertTrue(noChange.err().startsWith("update-filter: error: with --current, give --added, --deleted or both\n"),
