@@ -41,9 +41,10 @@ final class BuildCommand extends StoreCommand {
   @Parameters(index = "0", paramLabel = "LOCATION", description = "The filter location to publish to.")
   String location;
 
-  @Option(names = "--input", required = true, arity = "1..*", paramLabel = "PATH",
+  // One path per --input, repeatable: a greedy --input would take LOCATION for a path when it comes last.
+  @Option(names = "--input", required = true, paramLabel = "PATH",
       description = "Parquet files, directories of them (read recursively, skipping names that start with _ or .), "
-          + "or globs.")
+          + "or globs; repeat --input for several.")
   List<String> inputs;
 
   @Option(names = "--keys", required = true, split = ",", paramLabel = "COLUMN",
@@ -59,8 +60,9 @@ final class BuildCommand extends StoreCommand {
 
   @Override
   public Integer call() throws Exception {
+    sizing.requireFeasible();
     Configuration conf = cli.hadoopConf();
-    FilterStore store = open(location);
+    FilterStore store = openForPublishing(location, "location");
     List<Path> files = parquetFiles(conf);
     DistinctLongs hashes = new DistinctLongs();
     long[] rows = {0};
@@ -89,7 +91,13 @@ final class BuildCommand extends StoreCommand {
     long[] distinct = hashes.toSortedArray();
     long expected = sizing.expectedItems()
         .orElse(Math.max(16, (long) Math.ceil(distinct.length * sizing.headroom()) + 16));
-    FilterParameters parameters = CuckooFilter.builder().expectedItems(expected).fpp(sizing.fpp()).parameters();
+    FilterParameters parameters;
+    try {
+      parameters = CuckooFilter.builder().expectedItems(expected).fpp(sizing.fpp()).parameters();
+    } catch (IllegalArgumentException e) {
+      throw new InputException("cannot size a filter for the " + distinct.length + " distinct keys of --input at --fpp "
+          + sizing.fpp() + ": " + e.getMessage(), e);
+    }
     CanonicalBuilder builder = new CanonicalBuilder(parameters, true);
     for (long h : distinct) {
       builder.addHash(h);

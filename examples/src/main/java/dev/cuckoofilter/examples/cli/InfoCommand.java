@@ -26,7 +26,7 @@ final class InfoCommand extends StoreCommand {
 
   @Override
   public Integer call() throws Exception {
-    FilterStore store = open(ref.location());
+    FilterStore store = open(ref.location(), "location");
     List<FilterVersion> versions = store.versions();
     PrintWriter out = out();
     out.println("location: " + store.location());
@@ -34,7 +34,7 @@ final class InfoCommand extends StoreCommand {
     for (FilterVersion v : versions) {
       out.printf(Locale.ROOT, "  %6d  published %s  %d bytes%n", v.version(), v.createdAt(), v.filterBytes());
     }
-    StoredVersion stored = ref.version() > 0 ? store.readVersion(ref.version()) : store.readLatestVersion();
+    StoredVersion stored = read(store, ref.version());
     VersionMetadata m = stored.metadata();
     CuckooFilter f = stored.filter();
     FilterParameters p = f.parameters();

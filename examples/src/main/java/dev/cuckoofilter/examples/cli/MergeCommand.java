@@ -5,6 +5,7 @@ import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.examples.common.ExitCodes;
 import dev.cuckoofilter.examples.common.InputException;
 import dev.cuckoofilter.examples.common.Publishing;
+import dev.cuckoofilter.spark.store.FilterStore;
 import dev.cuckoofilter.spark.store.FilterVersion;
 import dev.cuckoofilter.spark.store.StoredVersion;
 import java.io.PrintWriter;
@@ -40,6 +41,7 @@ final class MergeCommand extends StoreCommand {
 
   @Override
   public Integer call() throws Exception {
+    FilterStore target = into != null ? openForPublishing(into, "--into") : null; // checked before any work
     StoredVersion a = read(first);
     StoredVersion b = read(second);
     requireComparable(a, b, "merge");
@@ -64,9 +66,9 @@ final class MergeCommand extends StoreCommand {
     out.println("merged " + name(b) + " into " + name(a) + ": " + counts[0] + " entries added, " + counts[1]
         + " already present");
     out.println("the union: " + Publishing.statistics(merged));
-    FilterVersion published = Publishing.publishNext(open(into != null ? into : a.version().location()), merged,
-        a.metadata().keyColumnsJson(), source != null ? source : "merge of " + name(a) + " and " + name(b),
-        "cuckoo " + spec.name());
+    FilterStore store = target != null ? target : open(a.version().location(), "location");
+    FilterVersion published = Publishing.publishNext(store, merged, a.metadata().keyColumnsJson(),
+        source != null ? source : "merge of " + name(a) + " and " + name(b), "cuckoo " + spec.name());
     out.println("published " + published);
     return ExitCodes.OK;
   }

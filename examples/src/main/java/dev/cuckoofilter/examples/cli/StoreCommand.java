@@ -1,11 +1,15 @@
 package dev.cuckoofilter.examples.cli;
 
 import dev.cuckoofilter.examples.common.InputException;
+import dev.cuckoofilter.examples.common.Locations;
 import dev.cuckoofilter.spark.store.FilterStore;
+import dev.cuckoofilter.spark.store.FilterVersionNotFoundException;
+import dev.cuckoofilter.spark.store.StoredFilterCorruptException;
 import dev.cuckoofilter.spark.store.StoredVersion;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -31,14 +35,51 @@ abstract class StoreCommand implements Callable<Integer> {
     return spec.commandLine().getOut();
   }
 
-  FilterStore open(String location) throws IOException {
-    return FilterStore.open(location, cli.hadoopConf());
+  /**
+   * Opens a location to read from.
+   *
+   * @param what the option that named it, or "location" for a parameter, for messages
+   * @throws InputException if it cannot be a filter location ({@link Locations#open})
+   */
+  FilterStore open(String location, String what) throws IOException {
+    return Locations.open(location, cli.hadoopConf(), what);
   }
 
-  /** The version {@code ref} names, verified. */
+  /** Opens a location to publish to ({@link Locations#openForPublishing}). */
+  FilterStore openForPublishing(String location, String what) throws IOException {
+    return Locations.openForPublishing(location, cli.hadoopConf(), what);
+  }
+
+  /**
+   * The version {@code ref} names, verified.
+   *
+   * @throws StoredFilterCorruptException also if the version's commit record names a data file that is gone
+   */
   StoredVersion read(FilterRef ref) throws IOException {
-    FilterStore store = open(ref.location());
-    return ref.version() > 0 ? store.readVersion(ref.version()) : store.readLatestVersion();
+    return read(open(ref.location(), "location"), ref.version());
+  }
+
+  /** Version {@code version} of {@code store} (the latest if 0), verified, as {@link #read(FilterRef)}. */
+  static StoredVersion read(FilterStore store, long version) throws IOException {
+    try {
+      return version > 0 ? store.readVersion(version) : store.readLatestVersion();
+    } catch (FilterVersionNotFoundException e) {
+      StoredFilterCorruptException damaged = dataFileMissing(store, e.version());
+      throw damaged != null ? damaged : e;
+    }
+  }
+
+  /**
+   * After reading {@code version} found its data file gone: the version is damaged if its commit record is
+   * still there (retention and removals delete the record first, then the data file), null if it was removed.
+   */
+  static StoredFilterCorruptException dataFileMissing(FilterStore store, long version) throws IOException {
+    if (version < 1 || !store.versionNumbers().contains(version)) {
+      return null;
+    }
+    String record = store.location() + "/versions/" + String.format(Locale.ROOT, "%020d", version) + ".json";
+    return new StoredFilterCorruptException(store.location(), version, record, "the data file it names is missing "
+        + "(a removed version loses its commit record first, so this one was damaged, not removed)");
   }
 
   /** "location version N". */

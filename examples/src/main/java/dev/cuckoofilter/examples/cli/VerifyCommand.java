@@ -27,13 +27,14 @@ final class VerifyCommand extends StoreCommand {
 
   @Override
   public Integer call() throws Exception {
-    FilterStore store = open(location);
+    FilterStore store = open(location, "location");
     List<Long> versions = store.versionNumbers();
     if (versions.isEmpty()) {
       throw new InputException("location " + store.location() + " has no filter version to verify");
     }
     PrintWriter out = out();
     int damaged = 0;
+    int removed = 0;
     for (long v : versions) {
       try {
         StoredVersion stored = store.readVersion(v);
@@ -48,7 +49,14 @@ final class VerifyCommand extends StoreCommand {
         out.println("version " + v + ": DAMAGED: " + e.getMessage());
         damaged++;
       } catch (FilterVersionNotFoundException e) {
-        out.println("version " + v + ": removed while verifying (" + e.getMessage() + ")");
+        StoredFilterCorruptException missing = dataFileMissing(store, v);
+        if (missing != null) {
+          out.println("version " + v + ": DAMAGED: " + missing.getMessage());
+          damaged++;
+        } else {
+          out.println("version " + v + ": removed while verifying (" + e.getMessage() + ")");
+          removed++;
+        }
       }
     }
     if (damaged > 0) {
@@ -56,7 +64,8 @@ final class VerifyCommand extends StoreCommand {
           + " versions at " + store.location() + " are damaged");
       return ExitCodes.CORRUPT;
     }
-    out.println(versions.size() + " version(s) checked, all intact");
+    out.println(versions.size() + " version(s) checked, all intact"
+        + (removed > 0 ? " (" + removed + " removed while verifying)" : ""));
     return ExitCodes.OK;
   }
 

@@ -42,7 +42,10 @@ public final class CommandRunner {
   private static int badArguments(ParameterException e, String[] args) {
     CommandLine cli = e.getCommandLine();
     PrintWriter err = cli.getErr();
-    err.println(cli.getCommandSpec().qualifiedName() + ": error: " + e.getMessage());
+    // picocli starts some messages (those of argument groups) with "Error: " of its own
+    String message = String.valueOf(e.getMessage());
+    message = message.startsWith("Error: ") ? message.substring("Error: ".length()) : message;
+    err.println(cli.getCommandSpec().qualifiedName() + ": error: " + message);
     CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
     err.println("Try '" + cli.getCommandSpec().qualifiedName() + " --help' for the options.");
     return ExitCodes.USAGE;

@@ -39,6 +39,23 @@ public final class SizingOptions {
     return headroom;
   }
 
+  /**
+   * Checks that a filter can be sized as asked: {@code --fpp} within what 32-bit fingerprints deliver, and
+   * {@code --expected-items} within the largest table. Call before any work.
+   *
+   * @throws ParameterException naming the option and the limit
+   */
+  public void requireFeasible() {
+    try {
+      CuckooFilter.builder().expectedItems(expectedItems > 0 ? expectedItems : 1).fpp(fpp).parameters();
+    } catch (IllegalArgumentException e) {
+      String options = expectedItems > 0
+          ? "--expected-items " + expectedItems + " with --fpp " + fpp
+          : "--fpp " + fpp;
+      throw new ParameterException(spec.commandLine(), options + " cannot be met: " + e.getMessage());
+    }
+  }
+
   @Option(names = "--fpp", paramLabel = "RATE", defaultValue = "" + CuckooFilter.DEFAULT_FPP,
       description = "False-positive rate the filter is sized for, between 0 and 1 exclusive (default: "
           + "${DEFAULT-VALUE}).")

@@ -1,10 +1,13 @@
 package dev.cuckoofilter.examples.jobs;
 
 import dev.cuckoofilter.examples.common.ExitCodes;
+import dev.cuckoofilter.examples.common.InputException;
+import dev.cuckoofilter.examples.common.Locations;
 import dev.cuckoofilter.examples.common.Publishing;
 import dev.cuckoofilter.examples.common.SizingOptions;
 import dev.cuckoofilter.spark.CuckooFilters;
 import dev.cuckoofilter.spark.SparkCuckooFilter;
+import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
 import dev.cuckoofilter.spark.store.FilterStore;
 import dev.cuckoofilter.spark.store.FilterVersion;
 import java.io.PrintWriter;
@@ -57,19 +60,51 @@ public final class BuildFilterJob extends SparkJob {
   }
 
   @Override
+  void checkOptions() {
+    sizing.requireFeasible();
+  }
+
+  @Override
   int run(SparkSession spark, PrintWriter out) throws Exception {
-    FilterStore store = FilterStore.open(location, spark);
+    FilterStore store = Locations.openForPublishing(location, spark.sessionState().newHadoopConf(), "--location");
     Dataset<Row> data = dataset.read(spark, input, "--input");
     KeyColumns.resolve(data, keys, "--input " + input);
     CuckooFilters.Builder builder = CuckooFilters.builder(data).keys(keys.toArray(new String[0]))
         .fpp(sizing.fpp()).headroom(sizing.headroom());
     sizing.expectedItems().ifPresent(builder::expectedItems);
-    SparkCuckooFilter filter = builder.build();
+    SparkCuckooFilter filter;
+    try {
+      filter = builder.build();
+    } catch (Exception e) { // a SparkException, which is checked, when the job failed
+      Throwable overfilled = sizing.expectedItems().isPresent() ? overfilled(e) : null;
+      if (overfilled != null) {
+        throw new InputException("--expected-items " + sizing.expectedItems().getAsLong() + " is too small: --input "
+            + input + " has more distinct keys than a filter sized for that many holds; raise it, or leave it out to "
+            + "size the filter for the input", e);
+      }
+      throw e;
+    }
     out.println("built a filter of " + KeyColumns.describe(filter.keyFields()) + ": "
         + Publishing.statistics(filter.filter()));
     FilterVersion version = Publishing.publishNext(store, filter.filter(), KeyColumns.json(filter.keyFields()),
         source != null ? source : dataset.format + " " + input, spec.name());
     out.println("published " + version);
     return ExitCodes.OK;
+  }
+
+  /**
+   * The failure of the build aggregate, among the causes of a failed Spark job, when more distinct keys
+   * arrived than the filter was sized for (a task's exception travels to the driver as the job's cause);
+   * null if that was not the problem.
+   */
+  private static Throwable overfilled(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      StackTraceElement[] trace = t.getStackTrace();
+      if (t instanceof IllegalStateException && trace.length > 0
+          && trace[0].getClassName().equals(CuckooFilterAggregate.class.getName())) {
+        return t;
+      }
+    }
+    return null;
   }
 }

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.SparkThrowable;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -67,8 +68,31 @@ final class DatasetOptions {
       if (e instanceof AnalysisException) { // for example no files of the format at the path
         throw new InputException(what + ": cannot read it as " + format + ": " + e.getMessage(), e);
       }
+      Throwable unreadable = unreadableFile(e);
+      if (unreadable != null) { // a file that is not of the format: Spark fails reading its footer
+        throw new InputException(what + ": cannot read it as " + format + ": " + rootMessage(unreadable), e);
+      }
       throw e;
     }
+  }
+
+  /** Spark's error for a file whose footer cannot be read (not Parquet or ORC, or truncated), among the causes. */
+  private static Throwable unreadableFile(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SparkThrowable && "CANNOT_READ_FILE_FOOTER".equals(((SparkThrowable) t).getErrorClass())) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  /** The message of the innermost cause: what the file format's reader found. */
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getMessage();
   }
 
   private static void requireExists(SparkSession spark, String path, String what) {

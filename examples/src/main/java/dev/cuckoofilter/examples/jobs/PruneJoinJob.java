@@ -2,14 +2,20 @@ package dev.cuckoofilter.examples.jobs;
 
 import dev.cuckoofilter.examples.common.ExitCodes;
 import dev.cuckoofilter.examples.common.InputException;
+import dev.cuckoofilter.examples.common.Locations;
 import dev.cuckoofilter.spark.SparkCuckooFilter;
 import dev.cuckoofilter.spark.prune.JoinPruning;
 import dev.cuckoofilter.spark.store.FilterStore;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.UnsupportedFileSystemException;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -157,7 +163,7 @@ public final class PruneJoinJob extends SparkJob {
     if (mode == Mode.ERROR) {
       requireAbsent(spark);
     }
-    FilterStore store = FilterStore.open(location, spark);
+    FilterStore store = Locations.open(location, spark.sessionState().newHadoopConf(), "--location");
     SparkCuckooFilter filter = storedFilter(store, spark);
     List<String> bigKeys = keys != null ? keys : KeyColumns.names(filter.keyFields());
     List<String> smallKeys = joinKeys != null ? joinKeys : bigKeys;
@@ -165,6 +171,7 @@ public final class PruneJoinJob extends SparkJob {
     KeyColumns.requireMatching(big, bigKeys, filter.keyFields(), "--input " + input, store.location());
     Dataset<Row> small = dataset.read(spark, joinWith, "--join-with", joinFormat != null ? joinFormat : dataset.format);
     KeyColumns.requireMatching(small, smallKeys, filter.keyFields(), "--join-with " + joinWith, store.location());
+    requireSeparateOutput(spark, store);
 
     Dataset<Row> pruned = filter.prune(big, bigKeys.toArray(new String[0]));
     join(pruned, small, bigKeys, smallKeys).write().mode(mode.saveMode).format(outputFormat.toString()).save(output);
@@ -197,9 +204,70 @@ public final class PruneJoinJob extends SparkJob {
     return big.join(small, condition, joinType);
   }
 
+  /**
+   * Refuses an {@code --output} that is, contains or lies inside the filter location or a dataset the job
+   * reads (their paths are valid by now): writing there (overwrite deletes the directory first) would destroy the filter store or the
+   * input, or add files to them that their readers then trip over.
+   */
+  private void requireSeparateOutput(SparkSession spark, FilterStore store) throws IOException {
+    Configuration conf = spark.sessionState().newHadoopConf();
+    Path out;
+    try {
+      out = qualified(new Path(output), conf);
+    } catch (UnsupportedFileSystemException | IllegalArgumentException e) {
+      throw new InputException("--output " + output + ": cannot access the path: " + e.getMessage(), e);
+    }
+    requireApart(out, "--location", location, new Path(store.location()), conf);
+    if (dataset.format != DatasetOptions.Format.TABLE) {
+      requireApart(out, "--input", input, new Path(input), conf);
+    }
+    if ((joinFormat != null ? joinFormat : dataset.format) != DatasetOptions.Format.TABLE) {
+      requireApart(out, "--join-with", joinWith, new Path(joinWith), conf);
+    }
+  }
+
+  /** Refuses {@code out} if it is, contains or lies in {@code path} or a file or directory its glob matches. */
+  private void requireApart(Path out, String option, String value, Path path, Configuration conf) throws IOException {
+    List<Path> paths = new ArrayList<>(List.of(qualified(path, conf)));
+    FileStatus[] matches = path.getFileSystem(conf).globStatus(path);
+    if (matches != null) {
+      for (FileStatus m : matches) {
+        paths.add(qualified(m.getPath(), conf));
+      }
+    }
+    for (Path p : paths) {
+      if (nested(out, p) || nested(p, out)) {
+        throw new InputException("--output " + output + " overlaps " + option + " " + value + ": writing the join "
+            + "there would damage what the job reads" + (option.equals("--location") ? " (the filter store)" : "")
+            + "; choose another --output");
+      }
+    }
+  }
+
+  private static Path qualified(Path path, Configuration conf) throws IOException {
+    return path.getFileSystem(conf).makeQualified(path);
+  }
+
+  /** Whether {@code inner} is {@code outer} or lies below it. */
+  private static boolean nested(Path inner, Path outer) {
+    for (Path p = inner; p != null; p = p.getParent()) {
+      if (p.equals(outer)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private void requireAbsent(SparkSession spark) throws IOException {
-    Path path = new Path(output);
-    if (path.getFileSystem(spark.sessionState().newHadoopConf()).exists(path)) {
+    Path path;
+    FileSystem fs;
+    try {
+      path = new Path(output);
+      fs = path.getFileSystem(spark.sessionState().newHadoopConf());
+    } catch (UnsupportedFileSystemException | IllegalArgumentException e) {
+      throw new InputException("--output " + output + ": cannot access the path: " + e.getMessage(), e);
+    }
+    if (fs.exists(path)) {
       throw new InputException("--output " + output + " already exists; choose another path or --mode overwrite");
     }
   }

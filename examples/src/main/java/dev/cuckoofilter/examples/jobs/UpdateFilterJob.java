@@ -1,6 +1,7 @@
 package dev.cuckoofilter.examples.jobs;
 
 import dev.cuckoofilter.examples.common.ExitCodes;
+import dev.cuckoofilter.examples.common.Locations;
 import dev.cuckoofilter.examples.common.Publishing;
 import dev.cuckoofilter.spark.store.FilterStore;
 import dev.cuckoofilter.spark.store.FilterVersion;
@@ -106,7 +107,7 @@ public final class UpdateFilterJob extends SparkJob {
 
   @Override
   int run(SparkSession spark, PrintWriter out) throws Exception {
-    FilterStore store = FilterStore.open(location, spark);
+    FilterStore store = Locations.open(location, spark.sessionState().newHadoopConf(), "--location");
     StoredFilter base = baseVersion > 0 ? store.read(baseVersion) : store.readLatest();
     List<StructField> keys = base.metadata().keyColumns();
     List<String> names = KeyColumns.names(keys);

@@ -55,6 +55,23 @@ class CommandLinesTest {
     assertTrue(headroom.err().startsWith("build-filter: error: --headroom must be between 1.05 and 1000.0, got 1.0\n"),
         headroom.err());
 
+    // sizing that no filter can meet: refused before Spark starts, not by a failed Spark job
+    Run unreachableFpp = run(new BuildFilterJob(), "--input", "/d", "--keys", "id", "--location", "/f", "--fpp",
+        "1e-300");
+    assertEquals(ExitCodes.USAGE, unreachableFpp.code(), unreachableFpp.err());
+    assertTrue(unreachableFpp.err().startsWith("build-filter: error: --fpp 1.0E-300 cannot be met: fpp 1.0E-300 is "
+        + "below what 32-bit fingerprints can deliver\n"), unreachableFpp.err());
+    Run tooManyItems = run(new BuildFilterJob(), "--input", "/d", "--keys", "id", "--location", "/f",
+        "--expected-items", "99999999999999999");
+    assertEquals(ExitCodes.USAGE, tooManyItems.code(), tooManyItems.err());
+    assertTrue(tooManyItems.err().startsWith("build-filter: error: --expected-items 99999999999999999 with --fpp 0.01 "
+        + "cannot be met: expectedItems 99999999999999999 needs "), tooManyItems.err());
+
+    Run halfASnapshot = run(new UpdateFilterJob(), "--location", "/f", "--before", "/b");
+    assertEquals(ExitCodes.USAGE, halfASnapshot.code());
+    assertTrue(halfASnapshot.err().startsWith("update-filter: error: Missing required argument(s): --after"),
+        halfASnapshot.err());
+
     Run noChange = run(new UpdateFilterJob(), "--location", "/f", "--current", "/d");
     assertEquals(ExitCodes.USAGE, noChange.code());
     assertTrue(noChange.err().startsWith("update-filter: error: with --current, give --added, --deleted or both\n"),

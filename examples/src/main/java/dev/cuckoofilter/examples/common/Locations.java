@@ -1,0 +1,103 @@
+package dev.cuckoofilter.examples.common;
+
+import dev.cuckoofilter.spark.store.FilterStore;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.UnsupportedFileSystemException;
+
+/**
+ * Opens the filter locations named on a command line, so that a location that cannot be one (an empty
+ * name, a scheme no file system serves, a file, a directory of other data) is refused with exit code
+ * {@link ExitCodes#USAGE} and a message naming the option, before any work, rather than failing with a
+ * stack trace once the work is done.
+ */
+public final class Locations {
+  /** What a filter location directory holds (docs/STORE.md, "Layout"). */
+  private static final Set<String> STORE_ENTRIES = Set.of("versions", "data", "_tmp");
+
+  private Locations() {}
+
+  /**
+   * Opens {@code location} to read from it.
+   *
+   * @param what the option or parameter that named it, for messages ({@code --location}, {@code LOCATION})
+   * @throws InputException if it cannot be a filter location
+   */
+  public static FilterStore open(String location, Configuration conf, String what) throws IOException {
+    FilterStore store = openStore(location, conf, what);
+    FileStatus root = status(store, conf);
+    if (root != null && root.isFile()) {
+      throw new InputException(what + " " + location + ": " + store.location() + " is a file, not a filter location "
+          + "(a directory holding versions/ and data/)");
+    }
+    return store;
+  }
+
+  /**
+   * Opens {@code location} to publish to it: it must not exist yet, be empty, or be a filter location
+   * (hidden files aside). A directory of other files (a dataset, say) is refused: the store's directories
+   * would be added to it, and its readers would trip over them.
+   *
+   * @throws InputException if it cannot be a filter location
+   */
+  public static FilterStore openForPublishing(String location, Configuration conf, String what) throws IOException {
+    FilterStore store = open(location, conf, what);
+    Path root = new Path(store.location());
+    FileStatus[] entries;
+    try {
+      entries = root.getFileSystem(conf).listStatus(root);
+    } catch (FileNotFoundException e) {
+      return store; // created on the first publish
+    }
+    List<String> foreign = new ArrayList<>();
+    for (FileStatus entry : entries) {
+      String name = entry.getPath().getName();
+      if (!name.startsWith(".") && !(entry.isDirectory() && STORE_ENTRIES.contains(name))) { // hidden: .crc, ...
+        foreign.add(name);
+      }
+    }
+    if (!foreign.isEmpty()) {
+      foreign.sort(null);
+      throw new InputException(what + " " + location + ": " + store.location() + " holds other files than a filter "
+          + "location's versions/ and data/ (" + describe(foreign) + "); publish to a new or empty directory");
+    }
+    return store;
+  }
+
+  private static FilterStore openStore(String location, Configuration conf, String what) throws IOException {
+    try {
+      return FilterStore.open(location, conf);
+    } catch (IllegalArgumentException e) {
+      throw new InputException(what + " '" + location + "' is not a usable location: " + e.getMessage(), e);
+    } catch (IOException e) {
+      if (e.getCause() instanceof UnsupportedFileSystemException) {
+        throw new InputException(what + " " + location + ": no file system serves its scheme ("
+            + e.getCause().getMessage() + ")", e);
+      }
+      throw e;
+    }
+  }
+
+  /** The status of the location's directory, or null if it does not exist. */
+  private static FileStatus status(FilterStore store, Configuration conf) throws IOException {
+    Path root = new Path(store.location());
+    FileSystem fs = root.getFileSystem(conf);
+    try {
+      return fs.getFileStatus(root);
+    } catch (FileNotFoundException e) {
+      return null;
+    }
+  }
+
+  private static String describe(List<String> names) {
+    List<String> shown = names.size() > 5 ? names.subList(0, 5) : names;
+    return String.join(", ", shown) + (names.size() > 5 ? " and " + (names.size() - 5) + " more" : "");
+  }
+}

@@ -1,0 +1,165 @@
+package dev.cuckoofilter.examples.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoofilter.examples.ChildProcess;
+import dev.cuckoofilter.examples.common.ExitCodes;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code cuckoo} tool, in this JVM and without Spark, on locations and arguments that cannot work: each
+ * is refused with its exit code and one line naming the problem (no stack trace), before anything is
+ * published, and nothing existing is touched.
+ */
+class CuckooCliRefusalsTest {
+  @TempDir
+  static Path dir;
+
+  private static String ids0;
+  private static String ids1;
+
+  @BeforeAll
+  static void writeParquet() throws IOException {
+    ids0 = writeIds("ids-0", 0, 300);
+    ids1 = writeIds("ids-1", 200, 500);
+  }
+
+  private static String writeIds(String name, long from, long to) throws IOException {
+    Path file = dir.resolve(name).resolve("part-0.parquet");
+    MessageType schema = MessageTypeParser.parseMessageType("message m { required int64 id; }");
+    SimpleGroupFactory rows = new SimpleGroupFactory(schema);
+    try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(file.toUri()))
+        .withType(schema).withConf(new Configuration()).build()) {
+      for (long id = from; id < to; id++) {
+        writer.write(rows.newGroup().append("id", id));
+      }
+    }
+    return file.getParent().toString();
+  }
+
+  private static ChildProcess.Result cuckoo(String... args) {
+    return CuckooTool.inProcess(args);
+  }
+
+  /** Exit code {@code code} and a single line on stderr, starting with {@code start}. */
+  private static void assertRefused(int code, String start, ChildProcess.Result r) {
+    assertEquals(code, r.exitCode(), r.describe());
+    assertTrue(r.stderr().startsWith(start), r.describe());
+    assertFalse(r.stderr().contains("\tat "), "no stack trace: " + r.describe());
+  }
+
+  private static String location(String name) {
+    return dir.resolve("filters").resolve(name).toString();
+  }
+
+  @Test
+  void inputsMayComeBeforeTheLocationAndRepeat() {
+    ChildProcess.Result built = cuckoo("build", "--keys", "id", "--input", ids0, "--input", ids1, location("both"));
+    assertEquals(ExitCodes.OK, built.exitCode(), built.describe());
+    assertTrue(built.stdout().startsWith("read 600 rows of 2 file(s): 500 distinct keys"), built.describe());
+
+    // several paths after one --input are not taken for LOCATION silently
+    ChildProcess.Result greedy = cuckoo("build", "--keys", "id", "--input", ids0, ids1, location("never"));
+    assertRefused(ExitCodes.USAGE, "cuckoo build: error: Unmatched argument", greedy);
+    assertFalse(Files.exists(Path.of(location("never"))));
+  }
+
+  @Test
+  void sizingThatCannotBeMetIsRefusedBeforeReading() {
+    ChildProcess.Result fpp = cuckoo("build", location("never"), "--input", ids0, "--keys", "id", "--fpp", "1e-300");
+    assertRefused(ExitCodes.USAGE, "cuckoo build: error: --fpp 1.0E-300 cannot be met: ", fpp);
+
+    ChildProcess.Result items = cuckoo("build", location("never"), "--input", ids0, "--keys", "id",
+        "--expected-items", "99999999999999999");
+    assertRefused(ExitCodes.USAGE, "cuckoo build: error: --expected-items 99999999999999999 with --fpp 0.01 cannot be "
+        + "met: ", items);
+    assertFalse(Files.exists(Path.of(location("never"))));
+  }
+
+  @Test
+  void locationsThatCannotBeFilterLocationsAreRefused() throws IOException {
+    Path file = Files.writeString(dir.resolve("a-file"), "not a filter location");
+    for (String subcommand : List.of("info", "verify")) {
+      assertRefused(ExitCodes.USAGE, "cuckoo " + subcommand + ": error: location " + file + ": file:" + file
+          + " is a file, not a filter location", cuckoo(subcommand, file.toString()));
+      assertRefused(ExitCodes.USAGE, "cuckoo " + subcommand + ": error: location nosuchfs://host/filters: no file "
+          + "system serves its scheme", cuckoo(subcommand, "nosuchfs://host/filters"));
+    }
+    assertRefused(ExitCodes.USAGE, "cuckoo contains: error: location " + file + ": ",
+        cuckoo("contains", file.toString(), "1"));
+    assertRefused(ExitCodes.USAGE, "cuckoo info: error: location '' is not a usable location", cuckoo("info", ""));
+
+    // publishing: checked before the input is read
+    assertRefused(ExitCodes.USAGE, "cuckoo build: error: location " + file + ": ",
+        cuckoo("build", file.toString(), "--input", ids0, "--keys", "id"));
+    assertRefused(ExitCodes.USAGE, "cuckoo build: error: location nosuchfs://host/f: no file system serves its scheme",
+        cuckoo("build", "nosuchfs://host/f", "--input", ids0, "--keys", "id"));
+    assertEquals("not a filter location", Files.readString(file));
+  }
+
+  @Test
+  void aDirectoryOfOtherFilesIsNotPublishedInto() throws IOException {
+    // LOCATION mistaken for an input: the store's directories would be added to the dataset
+    ChildProcess.Result build = cuckoo("build", ids1, "--input", ids0, "--keys", "id");
+    assertRefused(ExitCodes.USAGE, "cuckoo build: error: location " + ids1 + ": file:" + ids1 + " holds other files "
+        + "than a filter location's versions/ and data/ (part-0.parquet", build);
+    try (Stream<Path> files = Files.list(Path.of(ids1))) {
+      assertEquals(List.of("part-0.parquet"), files.map(p -> p.getFileName().toString())
+          .filter(n -> !n.startsWith(".")).toList());
+    }
+
+    String a = location("merge-a");
+    assertEquals(ExitCodes.OK, cuckoo("build", a, "--input", ids0, "--keys", "id", "--expected-items", "1000")
+        .exitCode());
+    ChildProcess.Result merge = cuckoo("merge", "--into", ids1, a, a);
+    assertRefused(ExitCodes.USAGE, "cuckoo merge: error: --into " + ids1 + ": ", merge);
+    ChildProcess.Result badInto = cuckoo("merge", "--into", "nosuchfs://host/f", a, a);
+    assertRefused(ExitCodes.USAGE, "cuckoo merge: error: --into nosuchfs://host/f: no file system serves its scheme",
+        badInto);
+    assertTrue(cuckoo("info", a).stdout().contains("versions: 1\n"), "nothing was published at A");
+  }
+
+  @Test
+  void aVersionWhoseDataFileIsMissingIsDamagedNotIntact() throws IOException {
+    String loc = location("lost-data");
+    assertEquals(ExitCodes.OK, cuckoo("build", loc, "--input", ids0, "--keys", "id").exitCode());
+    assertEquals(ExitCodes.OK, cuckoo("build", loc, "--input", ids1, "--keys", "id").exitCode());
+    Path data;
+    try (Stream<Path> files = Files.list(Path.of(loc, "data"))) {
+      data = files.filter(p -> p.getFileName().toString().startsWith("00000000000000000001-")).findFirst()
+          .orElseThrow();
+    }
+    Files.delete(data);
+
+    ChildProcess.Result verify = cuckoo("verify", loc);
+    assertEquals(ExitCodes.CORRUPT, verify.exitCode(), verify.describe());
+    assertTrue(verify.stdout().startsWith("version 1: DAMAGED: location file:" + loc + ", version 1: file file:" + loc
+        + "/versions/00000000000000000001.json is corrupt: the data file it names is missing"), verify.describe());
+    assertTrue(verify.stdout().contains("version 2: ok: "), verify.describe());
+    assertEquals("cuckoo verify: error: 1 of 2 versions at file:" + loc + " are damaged\n", verify.stderr());
+
+    assertRefused(ExitCodes.CORRUPT, "cuckoo contains: error: location file:" + loc + ", version 1: file ",
+        cuckoo("contains", loc + "@1", "5"));
+    assertRefused(ExitCodes.CORRUPT, "cuckoo info: error: location file:" + loc + ", version 1: file ",
+        cuckoo("info", loc + "@1"));
+    // a version that does not exist is still "fix the command"
+    assertRefused(ExitCodes.USAGE, "cuckoo info: error: location file:" + loc + ": version 3 does not exist",
+        cuckoo("info", loc + "@3"));
+  }
+}

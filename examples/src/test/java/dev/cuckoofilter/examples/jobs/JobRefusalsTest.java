@@ -1,0 +1,181 @@
+package dev.cuckoofilter.examples.jobs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoofilter.examples.TestSpark;
+import dev.cuckoofilter.examples.common.CommandRunner;
+import dev.cuckoofilter.examples.common.ExitCodes;
+import dev.cuckoofilter.spark.CuckooFilters;
+import dev.cuckoofilter.spark.SparkCuckooFilter;
+import dev.cuckoofilter.spark.store.FilterMetadata;
+import dev.cuckoofilter.spark.store.FilterStore;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The jobs, in this JVM's Spark session, on inputs and locations that cannot work: each is refused with
+ * exit code 2 and one line naming the option and the problem, and a job never writes over what it reads
+ * (a filter store, an input dataset) or into a directory that is not a filter location.
+ */
+class JobRefusalsTest {
+  @TempDir
+  static Path dir;
+
+  private static SparkSession spark;
+  private static String customers;
+  private static String orders;
+
+  private record Run(int code, String out, String err) {
+    String describe() {
+      return "exit " + code + "\n--- stdout:\n" + out + "\n--- stderr:\n" + err;
+    }
+  }
+
+  @BeforeAll
+  static void writeData() {
+    spark = TestSpark.session();
+    customers = dir.resolve("customers").toString();
+    spark.range(0, 500).selectExpr("id", "concat('c-', id) AS name").write().parquet(customers);
+    orders = dir.resolve("orders").toString();
+    spark.range(0, 2000).selectExpr("id AS order_id", "id % 1000 AS customer_id").write().parquet(orders);
+  }
+
+  @AfterAll
+  static void stop() {
+    spark.stop();
+  }
+
+  private static Run run(Object job, String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = CommandRunner.execute(job, new PrintWriter(out), new PrintWriter(err), args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  private static void assertRefused(String start, Run r) {
+    assertEquals(ExitCodes.USAGE, r.code(), r.describe());
+    assertTrue(r.err().startsWith(start), r.describe());
+    assertFalse(r.err().contains("\tat "), "no stack trace: " + r.describe());
+  }
+
+  private static String location(String name) {
+    return dir.resolve("filters").resolve(name).toString();
+  }
+
+  private static List<String> names(String directory) throws IOException {
+    try (Stream<Path> files = Files.list(Path.of(directory))) {
+      return files.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  /** Version 1 of a location: a filter of the customers' ids. */
+  private static FilterStore published(String name) throws IOException {
+    FilterStore store = FilterStore.open(location(name), spark);
+    SparkCuckooFilter built = CuckooFilters.builder(spark.read().parquet(customers)).keys("id").expectedItems(1000)
+        .build();
+    store.publish(built.filter(), FilterMetadata.of(built.filter(), built.keyFields(), "customers",
+        FilterMetadata.NO_PARENT));
+    return store;
+  }
+
+  @Test
+  void keysThatDoNotFitTheExpectedItemsAreAUsageError() {
+    Run tooFew = run(new BuildFilterJob(), "--input", customers, "--keys", "id", "--location", location("small"),
+        "--expected-items", "10");
+    assertRefused("build-filter: error: --expected-items 10 is too small: --input " + customers + " has more distinct "
+        + "keys than a filter sized for that many holds; raise it, or leave it out", tooFew);
+    assertFalse(Files.exists(Path.of(location("small"))), "nothing was published");
+  }
+
+  @Test
+  void anInputFileNotOfTheFormatIsAUsageError() throws IOException {
+    Path text = Files.writeString(dir.resolve("not-parquet.txt"), "id\n1\n2\n");
+    Run notParquet = run(new BuildFilterJob(), "--input", text.toString(), "--keys", "id", "--location",
+        location("never"));
+    assertRefused("build-filter: error: --input " + text + ": cannot read it as parquet: ", notParquet);
+    assertTrue(notParquet.err().contains("is not a Parquet file"), notParquet.describe());
+  }
+
+  @Test
+  void locationsThatCannotBeFilterLocationsAreRefusedBeforeTheBuild() throws IOException {
+    Path file = Files.writeString(dir.resolve("a-file"), "not a filter location");
+    Run isAFile = run(new BuildFilterJob(), "--input", customers, "--keys", "id", "--location", file.toString());
+    assertRefused("build-filter: error: --location " + file + ": file:" + file + " is a file, not a filter location",
+        isAFile);
+    assertTrue(isAFile.out().isEmpty(), "refused before building: " + isAFile.describe());
+
+    Run noFileSystem = run(new BuildFilterJob(), "--input", customers, "--keys", "id", "--location",
+        "nosuchfs://host/filters/x");
+    assertRefused("build-filter: error: --location nosuchfs://host/filters/x: no file system serves its scheme",
+        noFileSystem);
+
+    // --input and --location swapped: the store's directories are not added to the dataset
+    List<String> before = names(orders);
+    Run dataset = run(new BuildFilterJob(), "--input", customers, "--keys", "id", "--location", orders);
+    assertRefused("build-filter: error: --location " + orders + ": file:" + orders + " holds other files than a filter "
+        + "location's versions/ and data/", dataset);
+    assertEquals(before, names(orders));
+
+    Run update = run(new UpdateFilterJob(), "--location", file.toString(), "--before", customers, "--after", customers);
+    assertRefused("update-filter: error: --location " + file + ": file:" + file + " is a file", update);
+    assertEquals("not a filter location", Files.readString(file));
+  }
+
+  @Test
+  void pruneJoinNeverWritesOverTheFilterStoreOrItsInputs() throws IOException {
+    FilterStore store = published("prune");
+    String loc = location("prune");
+    List<String> storeFiles = names(loc);
+    String[] common = {"--location", loc, "--input", orders, "--keys", "customer_id", "--join-with", customers,
+        "--join-keys", "id"};
+
+    Run overStore = run(new PruneJoinJob(), args(common, "--output", loc, "--mode", "overwrite"));
+    assertRefused("prune-join: error: --output " + loc + " overlaps --location " + loc + ": writing the join there "
+        + "would damage what the job reads (the filter store); choose another --output", overStore);
+    Run overParent = run(new PruneJoinJob(), args(common, "--output", dir.resolve("filters").toString(), "--mode",
+        "overwrite"));
+    assertRefused("prune-join: error: --output " + dir.resolve("filters") + " overlaps --location " + loc, overParent);
+    Run intoStore = run(new PruneJoinJob(), args(common, "--output", loc + "/joined", "--mode", "append"));
+    assertRefused("prune-join: error: --output " + loc + "/joined overlaps --location " + loc, intoStore);
+    assertEquals(storeFiles, names(loc));
+    assertEquals(1, store.readLatest().version().version());
+
+    List<String> orderFiles = names(orders);
+    Run overInput = run(new PruneJoinJob(), args(common, "--output", orders, "--mode", "overwrite"));
+    assertRefused("prune-join: error: --output " + orders + " overlaps --input " + orders, overInput);
+    Run intoInput = run(new PruneJoinJob(), args(common, "--output", orders + "/joined"));
+    assertRefused("prune-join: error: --output " + orders + "/joined overlaps --input " + orders, intoInput);
+    Run overGlob = run(new PruneJoinJob(), "--location", loc, "--input", orders + "/*.parquet", "--keys", "customer_id",
+        "--join-with", customers, "--join-keys", "id", "--output", orders, "--mode", "overwrite");
+    assertRefused("prune-join: error: --output " + orders + " overlaps --input " + orders + "/*.parquet", overGlob);
+    Run overJoinWith = run(new PruneJoinJob(), args(common, "--output", customers, "--mode", "overwrite"));
+    assertRefused("prune-join: error: --output " + customers + " overlaps --join-with " + customers, overJoinWith);
+    assertEquals(orderFiles, names(orders));
+    assertEquals(2000, spark.read().parquet(orders).count());
+    assertEquals(500, spark.read().parquet(customers).count());
+
+    // a separate output is written
+    Run joined = run(new PruneJoinJob(), args(common, "--output", dir.resolve("joined").toString()));
+    assertEquals(ExitCodes.OK, joined.code(), joined.describe());
+    assertEquals(1000, spark.read().parquet(dir.resolve("joined").toString()).count());
+  }
+
+  private static String[] args(String[] common, String... more) {
+    String[] all = new String[common.length + more.length];
+    System.arraycopy(common, 0, all, 0, common.length);
+    System.arraycopy(more, 0, all, common.length, more.length);
+    return all;
+  }
+}
