@@ -95,6 +95,19 @@ public final class CuckooSqlFunctions {
         throw error(f + ": argument 3 (fpp) must be in (0, 1), got " + fpp);
       }
     }
+    // Rates and sizes no filter can have fail here, not in the tasks that would build it.
+    try {
+      CuckooFilterAggregate.checkFpp(fpp);
+    } catch (IllegalArgumentException e) {
+      throw error(f + ": argument 3 (fpp): " + e.getMessage());
+    }
+    if (expected > 0) {
+      try {
+        CuckooFilterAggregate.checkExpectedItems(expected, fpp);
+      } catch (IllegalArgumentException e) {
+        throw error(f + ": argument 2 (expectedItems): " + e.getMessage());
+      }
+    }
     return CuckooFilterAggregate.create(List.of(args.get(0)), expected, fpp);
   }
 
@@ -124,14 +137,20 @@ public final class CuckooSqlFunctions {
           + e.sql() + " of type " + t.simpleString());
     }
     Object v = e.eval(null);
-    return v instanceof org.apache.spark.sql.types.Decimal
-        ? ((org.apache.spark.sql.types.Decimal) v).toLong()
-        : ((Number) v).longValue();
+    if (v instanceof org.apache.spark.sql.types.Decimal) {
+      try {
+        return ((org.apache.spark.sql.types.Decimal) v).toJavaBigDecimal().longValueExact();
+      } catch (ArithmeticException tooLarge) {
+        throw error(function + ": argument " + position + " (" + name + ") is too large, got " + v);
+      }
+    }
+    return ((Number) v).longValue();
   }
 
   private static double constantDouble(Expression e, String function, int position, String name) {
     DataType t = e.dataType();
-    if (!e.foldable() || !(t instanceof DoubleType || t instanceof FloatType || t instanceof DecimalType)) {
+    if (!e.foldable() || !(t instanceof DoubleType || t instanceof FloatType || t instanceof DecimalType
+        || t instanceof LongType || t instanceof IntegerType || t instanceof ShortType || t instanceof ByteType)) {
       throw error(function + ": argument " + position + " (" + name + ") must be a numeric constant, got "
           + e.sql() + " of type " + t.simpleString());
     }

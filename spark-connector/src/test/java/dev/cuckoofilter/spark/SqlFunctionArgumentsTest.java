@@ -1,0 +1,59 @@
+package dev.cuckoofilter.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Arguments of the SQL functions that no filter can be built or probed with fail at analysis, with a
+ * message naming the function and the argument, never inside tasks or with an internal error.
+ */
+class SqlFunctionArgumentsTest {
+  static SparkSession spark;
+
+  @BeforeAll
+  static void start() {
+    spark = SparkTestSession.local();
+    spark.sql("CREATE OR REPLACE TEMP VIEW sfa_dim AS SELECT id * 4 AS k, CAST(id * 4 AS STRING) AS s FROM range(0, 100)");
+  }
+
+  @AfterAll
+  static void stop() {
+    spark.stop();
+  }
+
+  static String analysisError(String sql) {
+    Exception e = assertThrows(Exception.class, () -> spark.sql(sql).collect(), sql);
+    assertTrue(e instanceof AnalysisException, () -> "expected an analysis error for " + sql + ", got " + e);
+    return e.getMessage();
+  }
+
+  static void assertMentions(String message, String... parts) {
+    for (String part : parts) {
+      assertTrue(message.contains(part), () -> "'" + part + "' missing from: " + message);
+    }
+  }
+
+  @Test
+  void sizesAndRatesNoFilterCanHaveFailAtAnalysis() {
+    // Too many keys for the largest table: refused before a task runs, with the number given.
+    assertMentions(analysisError("SELECT cuckoo_filter(k, 9223372036854775807) FROM sfa_dim"),
+        "cuckoo_filter", "argument 2 (expectedItems)", "9223372036854775807");
+    // A decimal literal beyond 64 bits is not wrapped around into another number.
+    assertMentions(analysisError("SELECT cuckoo_filter(k, 100000000000000000000) FROM sfa_dim"),
+        "cuckoo_filter", "argument 2 (expectedItems)", "100000000000000000000");
+    // Rates in (0, 1) that 32-bit fingerprints cannot deliver, with or without a size.
+    assertMentions(analysisError("SELECT cuckoo_filter(k, 100, 1e-15) FROM sfa_dim"), "cuckoo_filter", "argument 3 (fpp)");
+    assertMentions(analysisError("SELECT cuckoo_filter(k, NULL, 1e-15) FROM sfa_dim"), "cuckoo_filter", "argument 3 (fpp)");
+    // An integer rate is a number: the message says what is wrong with it.
+    assertMentions(analysisError("SELECT cuckoo_filter(k, 100, 1) FROM sfa_dim"), "argument 3 (fpp) must be in (0, 1)");
+    // Sizes given as decimals of scale 0 (any precision) are fine.
+    assertEquals(1, spark.sql("SELECT cuckoo_filter(k, CAST(100 AS DECIMAL(30, 0)), 0.01) FROM sfa_dim").count());
+  }
+}
