@@ -56,4 +56,35 @@ class SqlFunctionArgumentsTest {
     // Sizes given as decimals of scale 0 (any precision) are fine.
     assertEquals(1, spark.sql("SELECT cuckoo_filter(k, CAST(100 AS DECIMAL(30, 0)), 0.01) FROM sfa_dim").count());
   }
+
+  /** The innermost IllegalArgumentException of a failure, whatever wraps it (task failures, awaitResult). */
+  static String illegalArgument(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof IllegalArgumentException) {
+        return t.getMessage();
+      }
+    }
+    throw new AssertionError("no IllegalArgumentException in " + e, e);
+  }
+
+  @Test
+  void bytesThatAreNoFilterNameTheFunctionWhereverTheyComeFrom() {
+    // Constants: at analysis, for both functions.
+    assertMentions(analysisError("SELECT cuckoo_might_contain(X'00', 4)"),
+        "cuckoo_might_contain: argument 1 (filter) is not a valid cuckoo filter");
+    assertMentions(analysisError("SELECT cuckoo_filter_info(X'0001')"),
+        "cuckoo_filter_info: argument 1 (filter) is not a valid cuckoo filter");
+    // A subquery the optimizer turns into a constant: the query used to fail with Spark's internal
+    // "Invalid call to exprId on unresolved object"; now the probe names itself when it reads the bytes.
+    for (String subquery : new String[] {"(SELECT X'00')", "(SELECT X'00' AS b)", "(SELECT b FROM VALUES (X'0102') AS t(b))"}) {
+      Exception e = assertThrows(Exception.class,
+          () -> spark.sql("SELECT cuckoo_might_contain(" + subquery + ", k) FROM sfa_dim").collect());
+      assertMentions(illegalArgument(e), "cuckoo_might_contain: argument 1 (filter) is not a valid cuckoo filter");
+    }
+    // Valid bytes through such a subquery work.
+    byte[] bytes = (byte[]) spark.sql("SELECT cuckoo_filter(k, 100, 0.001) FROM sfa_dim").first().get(0);
+    String literal = "X'" + java.util.HexFormat.of().formatHex(bytes) + "'";
+    assertEquals(true, spark.sql("SELECT cuckoo_might_contain((SELECT " + literal + "), 8L)").first().get(0));
+    assertEquals(null, spark.sql("SELECT cuckoo_might_contain((SELECT CAST(NULL AS BINARY)), 8L)").first().get(0));
+  }
 }

@@ -117,16 +117,10 @@ public final class CuckooMightContain extends JavaExpression {
         return failure("argument 1 (filter) must be a constant or an uncorrelated scalar subquery such as "
             + "(SELECT cuckoo_filter(k) FROM t), not " + filter.sql());
       }
-      if (filter.foldable()) {
-        Object bytes = filter.eval(null);
-        if (bytes != null) {
-          try {
-            FilterHandle.FilterCache.get((byte[]) bytes, NAME);
-          } catch (IllegalArgumentException e) {
-            return failure(e.getMessage().substring(NAME.length() + 2));
-          }
-        }
-      }
+      // The bytes of a constant are checked once, by the SQL function's builder, not here: this check runs
+      // again on every copy of the expression, and the optimizer may turn a subquery into a constant
+      // (SELECT X'..'); failing then would leave an unresolved expression in an optimized plan. Bytes
+      // that are not a filter fail when the probe first reads them, naming the function.
     }
     if (keys.isEmpty()) {
       return failure("needs at least one key argument");

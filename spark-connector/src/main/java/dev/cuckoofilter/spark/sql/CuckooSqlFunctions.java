@@ -3,6 +3,7 @@ package dev.cuckoofilter.spark.sql;
 import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
 import dev.cuckoofilter.spark.expressions.CuckooFilterInfo;
 import dev.cuckoofilter.spark.expressions.CuckooMightContain;
+import dev.cuckoofilter.spark.expressions.FilterHandle;
 import java.util.List;
 import org.apache.spark.QueryContext;
 import org.apache.spark.sql.AnalysisException;
@@ -11,6 +12,7 @@ import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.catalyst.FunctionIdentifier;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
+import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.DoubleType;
@@ -115,6 +117,7 @@ public final class CuckooSqlFunctions {
     if (args.size() < 2) {
       throw error(CuckooMightContain.NAME + " takes a filter and a key, got " + args.size() + " arguments");
     }
+    checkConstantFilter(args.get(0), CuckooMightContain.NAME);
     return CuckooMightContain.create(args.get(0), args.subList(1, args.size()));
   }
 
@@ -122,7 +125,25 @@ public final class CuckooSqlFunctions {
     if (args.size() != 1) {
       throw error(CuckooFilterInfo.NAME + " takes 1 argument (filter), got " + args.size());
     }
+    checkConstantFilter(args.get(0), CuckooFilterInfo.NAME);
     return new CuckooFilterInfo(args.get(0));
+  }
+
+  /**
+   * A constant filter argument must be the bytes of a filter: checked here, once, at analysis (the
+   * builder's arguments are resolved). Other filter arguments are read, and checked, when the query runs.
+   */
+  private static void checkConstantFilter(Expression filter, String function) {
+    if (filter.foldable() && filter.dataType() instanceof BinaryType) {
+      Object bytes = filter.eval(null);
+      if (bytes != null) {
+        try {
+          FilterHandle.check((byte[]) bytes, function);
+        } catch (IllegalArgumentException e) {
+          throw error(e.getMessage());
+        }
+      }
+    }
   }
 
   private static boolean isNullLiteral(Expression e) {
