@@ -18,6 +18,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
 import scala.collection.JavaConverters;
 
@@ -105,12 +106,26 @@ public final class CuckooFilters {
     List<Expression> creationKeys = new ArrayList<>();
     List<Expression> bigKeys = new ArrayList<>();
     Column[] creationColumns = new Column[keyColumns.length];
+    Column[] bigColumns = new Column[keyColumns.length];
     for (int i = 0; i < keyColumns.length; i++) {
       creationColumns[i] = creation.col(keyColumns[i]);
       creationKeys.add(creationColumns[i].expr());
-      bigKeys.add(big.col(keyColumns[i]).expr());
+      bigColumns[i] = big.col(keyColumns[i]);
+      bigKeys.add(bigColumns[i].expr());
     }
-    checkKeyTypes(creation.select(creationColumns).schema().fields());
+    StructField[] creationFields = creation.select(creationColumns).schema().fields();
+    checkKeyTypes(creationFields);
+    StructField[] bigFields = big.select(bigColumns).schema().fields();
+    checkKeyTypes(bigFields);
+    List<DataType> creationTypes = java.util.Arrays.stream(creationFields).map(StructField::dataType).toList();
+    List<DataType> bigTypes = java.util.Arrays.stream(bigFields).map(StructField::dataType).toList();
+    if (!KeyTypes.hashAlike(creationTypes, bigTypes)) {
+      // A join would compare such keys after a cast; the filter hashes them as they are and would drop matches.
+      throw new IllegalArgumentException("prune: the keys of the pruned side " + describe(bigFields)
+          + " do not hash like the keys of the side the filter is built from " + describe(creationFields) + " ("
+          + KeyTypes.flatCategories(bigTypes) + " vs " + KeyTypes.flatCategories(creationTypes)
+          + "); cast them to one type first");
+    }
     return big.where(new Column(FilterSubquery.probe(creation.queryExecution().analyzed(), creationKeys, fpp, bigKeys)));
   }
 
@@ -145,6 +160,14 @@ public final class CuckooFilters {
     Dataset<Row> r = side == JoinPruning.Side.RIGHT ? prune(right, left, fpp, keys) : right;
     return l.join(r, JavaConverters.asScalaBufferConverter(usingColumns).asScala().toSeq(),
         JoinPruning.normalize(joinType));
+  }
+
+  private static String describe(StructField[] fields) {
+    List<String> parts = new ArrayList<>();
+    for (StructField f : fields) {
+      parts.add(f.name() + " " + f.dataType().simpleString());
+    }
+    return "(" + String.join(", ", parts) + ")";
   }
 
   private static void checkKeyTypes(StructField[] fields) {

@@ -87,4 +87,24 @@ class SqlFunctionArgumentsTest {
     assertEquals(true, spark.sql("SELECT cuckoo_might_contain((SELECT " + literal + "), 8L)").first().get(0));
     assertEquals(null, spark.sql("SELECT cuckoo_might_contain((SELECT CAST(NULL AS BINARY)), 8L)").first().get(0));
   }
+
+  @Test
+  void keysThatHashOtherwiseThanTheSubquerysFilterAreRefused() {
+    // A string or a double never hashes like the bigint it equals: these probes answered false for keys
+    // that are in the filter (2 and 4 of 400 rows kept instead of 100).
+    String filter = "(SELECT cuckoo_filter(k) FROM sfa_dim)";
+    assertMentions(analysisError("SELECT cuckoo_might_contain(" + filter + ", CAST(id AS STRING)) FROM range(0, 400)"),
+        "cuckoo_might_contain", "argument 2 (key)", "string", "bigint");
+    assertMentions(analysisError("SELECT cuckoo_might_contain((SELECT f FROM (SELECT cuckoo_filter(k) AS f FROM sfa_dim)), "
+        + "CAST(id AS DOUBLE)) FROM range(0, 400)"), "cuckoo_might_contain", "argument 2 (key)", "double");
+    assertMentions(analysisError("SELECT cuckoo_might_contain((SELECT cuckoo_filter(struct(k, s)) FROM sfa_dim), "
+        + "struct(s, k)) FROM sfa_dim"), "cuckoo_might_contain", "argument 2 (key)");
+    assertMentions(analysisError("SELECT cuckoo_might_contain((SELECT cuckoo_filter(k, 100, 0.01) FROM sfa_dim), "
+        + "CAST(k AS DECIMAL(20, 2))) FROM sfa_dim"), "cuckoo_might_contain", "argument 2 (key)");
+    // Keys that hash alike are fine: integer widths, a struct and its fields as several arguments.
+    assertEquals(100, spark.sql("SELECT * FROM range(0, 400) WHERE cuckoo_might_contain(" + filter
+        + ", CAST(id AS INT)) AND id % 4 = 0").count());
+    assertEquals(100, spark.sql("SELECT * FROM sfa_dim WHERE cuckoo_might_contain("
+        + "(SELECT cuckoo_filter(struct(k, s)) FROM sfa_dim), CAST(k AS INT), s)").count());
+  }
 }

@@ -4,14 +4,21 @@ import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
 import dev.cuckoofilter.spark.expressions.CuckooFilterInfo;
 import dev.cuckoofilter.spark.expressions.CuckooMightContain;
 import dev.cuckoofilter.spark.expressions.FilterHandle;
+import dev.cuckoofilter.spark.hash.KeyTypes;
 import java.util.List;
 import org.apache.spark.QueryContext;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.catalyst.FunctionIdentifier;
+import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
+import org.apache.spark.sql.catalyst.expressions.ScalarSubquery;
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DecimalType;
@@ -118,7 +125,71 @@ public final class CuckooSqlFunctions {
       throw error(CuckooMightContain.NAME + " takes a filter and a key, got " + args.size() + " arguments");
     }
     checkConstantFilter(args.get(0), CuckooMightContain.NAME);
-    return CuckooMightContain.create(args.get(0), args.subList(1, args.size()));
+    List<Expression> keys = args.subList(1, args.size());
+    List<Expression> filterKeys = subqueryFilterKeys(args.get(0));
+    if (filterKeys != null && filterKeys.stream().allMatch(k -> KeyTypes.supported(k.dataType()))
+        && keys.stream().allMatch(k -> KeyTypes.supported(k.dataType()))) {
+      List<DataType> expected = filterKeys.stream().map(Expression::dataType).toList();
+      List<DataType> actual = keys.stream().map(Expression::dataType).toList();
+      if (!KeyTypes.hashAlike(expected, actual)) {
+        throw error(CuckooMightContain.NAME + ": " + (keys.size() == 1 ? "argument 2 (key)" : "arguments 2 to "
+            + args.size() + " (key)") + " of type " + String.join(", ", actual.stream().map(DataType::simpleString).toList())
+            + " does not hash like the keys of the filter, cuckoo_filter(" + String.join(", ",
+            filterKeys.stream().map(Expression::sql).toList()) + ") of type " + String.join(", ",
+            expected.stream().map(DataType::simpleString).toList()) + " (" + KeyTypes.flatCategories(actual) + " vs "
+            + KeyTypes.flatCategories(expected) + "): it would not be found; cast it to the filter's key type");
+      }
+    }
+    return CuckooMightContain.create(args.get(0), keys);
+  }
+
+  /**
+   * The keys of the {@code cuckoo_filter} aggregate a scalar subquery returns, followed through the
+   * aliases of its projections ({@code (SELECT cuckoo_filter(k) FROM t)}, {@code (SELECT f FROM (SELECT
+   * cuckoo_filter(k) AS f FROM t))}); null if the filter comes from anywhere else.
+   */
+  private static List<Expression> subqueryFilterKeys(Expression filter) {
+    if (!(filter instanceof ScalarSubquery)) {
+      return null;
+    }
+    LogicalPlan plan = ((ScalarSubquery) filter).plan();
+    if (plan.output().size() != 1) {
+      return null;
+    }
+    ExprId id = plan.output().head().exprId();
+    for (int depth = 0; depth < 64; depth++) {
+      Alias alias = findAlias(plan, id);
+      if (alias == null) {
+        return null;
+      }
+      Expression value = alias.child();
+      if (value instanceof AggregateExpression
+          && ((AggregateExpression) value).aggregateFunction() instanceof CuckooFilterAggregate) {
+        return JavaConverters.seqAsJavaListConverter(((AggregateExpression) value).aggregateFunction().children())
+            .asJava();
+      }
+      if (!(value instanceof Attribute)) {
+        return null;
+      }
+      id = ((Attribute) value).exprId();
+    }
+    return null;
+  }
+
+  /** The alias that defines {@code id} in the plan's projections and aggregates, or null. */
+  private static Alias findAlias(LogicalPlan plan, ExprId id) {
+    for (Expression e : JavaConverters.seqAsJavaListConverter(plan.expressions()).asJava()) {
+      if (e instanceof Alias && ((Alias) e).exprId().equals(id)) {
+        return (Alias) e;
+      }
+    }
+    for (LogicalPlan child : JavaConverters.seqAsJavaListConverter(plan.children()).asJava()) {
+      Alias a = findAlias(child, id);
+      if (a != null) {
+        return a;
+      }
+    }
+    return null;
   }
 
   private static Expression buildInfo(List<Expression> args) {

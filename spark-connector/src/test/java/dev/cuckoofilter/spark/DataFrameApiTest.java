@@ -1,0 +1,94 @@
+package dev.cuckoofilter.spark;
+
+import static org.apache.spark.sql.functions.col;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The DataFrame API with keys of mismatched types, awkward names and bad parameters. */
+class DataFrameApiTest {
+  static SparkSession spark;
+  /** Keys 0, 4, ..., 396. */
+  static Dataset<Row> small;
+
+  @BeforeAll
+  static void start() {
+    spark = SparkTestSession.local();
+    small = spark.sql("SELECT id * 4 AS k FROM range(0, 100)");
+  }
+
+  @AfterAll
+  static void stop() {
+    spark.stop();
+  }
+
+  static scala.collection.Seq<String> seq(String... names) {
+    return scala.collection.JavaConverters.asScalaBuffer(List.of(names)).toSeq();
+  }
+
+  static void assertMentions(String message, String... parts) {
+    for (String part : parts) {
+      assertTrue(message.contains(part), () -> "'" + part + "' missing from: " + message);
+    }
+  }
+
+  /**
+   * The big side's key as another type than the small side's bigint: Spark's join casts and matches 100
+   * rows; the filter hashes each side's values as they are, so pruning kept 1 or 2 of them.
+   */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {"string | CAST(id AS STRING) | CAST(k AS BIGINT)",
+      "double | CAST(id AS DOUBLE) | CAST(k AS BIGINT)",
+      "decimal scale 2 | CAST(id AS DECIMAL(10, 2)) | CAST(k AS DECIMAL(10, 0))",
+      "timestamp | CAST(date_add(DATE'1970-01-01', CAST(id AS INT)) AS TIMESTAMP) | date_add(DATE'1970-01-01', CAST(k AS INT))"})
+  void theOneCallPruneRefusesKeysThatHashOtherwise(String name, String bigKey, String smallKey) {
+    Dataset<Row> big = spark.sql("SELECT " + bigKey + " AS k, id AS payload FROM range(0, 400)");
+    Dataset<Row> dim = small.selectExpr(smallKey + " AS k");
+    assertEquals(100, big.join(dim, seq("k"), "left_semi").count(), name);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CuckooFilters.prune(big, dim, "k"));
+    assertMentions(e.getMessage(), "do not hash like", "cast");
+    assertThrows(IllegalArgumentException.class, () -> CuckooFilters.join(big, dim, List.of("k"), "inner"));
+    assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.join(dim, big, List.of("k"), "inner", dev.cuckoofilter.spark.prune.JoinPruning.Side.RIGHT));
+    // Integer widths hash alike: an int side is pruned and joined exactly.
+    Dataset<Row> ints = spark.sql("SELECT CAST(id AS INT) AS k, id AS payload FROM range(0, 400)");
+    assertEquals(100, CuckooFilters.join(ints, small, List.of("k"), "inner").count());
+  }
+
+  @Test
+  void theProbeColumnRefusesKeysThatHashOtherwise() {
+    SparkCuckooFilter filter = CuckooFilters.builder(small).keys("k").fpp(0.001).build();
+    Dataset<Row> strings = spark.sql("SELECT CAST(id AS STRING) AS s, id FROM range(0, 400)");
+    // Used to keep 2 of the 100 matching rows: a string never hashes like the bigint it equals.
+    AnalysisException e = assertThrows(AnalysisException.class, () -> strings.where(filter.mightContain(col("s"))));
+    assertMentions(e.getMessage(), "cuckoo_might_contain", "do not hash like the filter's keys", "k bigint");
+    // Two columns for a one-column key (used to keep 9 rows).
+    assertThrows(AnalysisException.class, () -> strings.where(filter.mightContain(col("id"), col("id"))));
+    assertEquals(100, strings.where(filter.mightContain(col("id"))).where("id % 4 = 0").count());
+  }
+
+  @Test
+  void nestedStructKeysMatchTheirFieldsAtAnyDepth() {
+    // The hash flattens structs at any depth; the type check used to flatten one level only and refuse these.
+    Dataset<Row> nested = spark.sql("SELECT named_struct('a', named_struct('x', id, 'y', CAST(id AS STRING)), 'b', id * 2) "
+        + "AS n FROM range(0, 50)");
+    Dataset<Row> flat = spark.sql("SELECT id AS x, CAST(id AS STRING) AS y, id * 2 AS b FROM range(0, 200)");
+    SparkCuckooFilter filter = CuckooFilters.builder(nested).keys("n").expectedItems(50).fpp(0.0001).build();
+    long viaNested = filter.prune(nested, "n").count();
+    assertEquals(50, viaNested);
+    long viaFields = filter.prune(flat, "x", "y", "b").where("x < 50").count();
+    assertEquals(50, viaFields);
+    assertEquals(50, filter.prune(flat.selectExpr("struct(x, y) AS xy", "b", "x"), "xy", "b").where("x < 50").count());
+  }
+}
