@@ -132,6 +132,8 @@ public final class CuckooFilters {
   /**
    * Joins {@code left} and {@code right} on equally named columns, first pruning {@code left} with a
    * filter of {@code right}'s keys. Only where pruning cannot change the result (see {@link JoinPruning}).
+   * The column names are taken as they are, as by {@code Dataset.join(right, usingColumns, joinType)}: no
+   * quoting is needed for names with dots or spaces.
    *
    * @throws IllegalArgumentException if the join type keeps the pruned side's unmatched rows
    */
@@ -151,15 +153,28 @@ public final class CuckooFilters {
    */
   public static Dataset<Row> join(Dataset<Row> left, Dataset<Row> right, List<String> usingColumns, String joinType,
       JoinPruning.Side side, double fpp) {
+    if (side == null || joinType == null) {
+      throw new IllegalArgumentException("join: the join type and the side to prune are needed, got " + joinType
+          + " and " + side);
+    }
+    if (usingColumns == null || usingColumns.isEmpty()) {
+      throw new IllegalArgumentException("join: at least one key column is needed");
+    }
     String refusal = JoinPruning.refusal(joinType, side);
     if (refusal != null) {
       throw new IllegalArgumentException("cannot prune this join: " + refusal);
     }
-    String[] keys = usingColumns.toArray(new String[0]);
+    // Using columns are plain names (a.b is the column named "a.b"), while prune's are parsed like
+    // Dataset.col's (a.b is field b of a, or column b of a): quote them.
+    String[] keys = usingColumns.stream().map(CuckooFilters::quoted).toArray(String[]::new);
     Dataset<Row> l = side == JoinPruning.Side.LEFT ? prune(left, right, fpp, keys) : left;
     Dataset<Row> r = side == JoinPruning.Side.RIGHT ? prune(right, left, fpp, keys) : right;
     return l.join(r, JavaConverters.asScalaBufferConverter(usingColumns).asScala().toSeq(),
         JoinPruning.normalize(joinType));
+  }
+
+  private static String quoted(String name) {
+    return "`" + name.replace("`", "``") + "`";
   }
 
   private static String describe(StructField[] fields) {

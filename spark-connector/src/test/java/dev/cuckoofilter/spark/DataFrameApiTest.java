@@ -91,4 +91,29 @@ class DataFrameApiTest {
     assertEquals(50, viaFields);
     assertEquals(50, filter.prune(flat.selectExpr("struct(x, y) AS xy", "b", "x"), "xy", "b").where("x < 50").count());
   }
+
+  @Test
+  void joinTakesColumnNamesAsSparksJoinDoes() {
+    // Using columns are names, not parsed: "a.b" is the column named a.b. CuckooFilters.join parsed them
+    // for its filter (a.b: field b of a), so a name with a dot could not be given in any form.
+    Dataset<Row> big = spark.sql("SELECT id AS `a.b`, id AS `c d`, id AS `e``f`, id AS payload FROM range(0, 400)");
+    Dataset<Row> dim = spark.sql("SELECT id * 4 AS `a.b`, id * 4 AS `c d`, id * 4 AS `e``f` FROM range(0, 100)");
+    for (String name : new String[] {"a.b", "c d", "e`f"}) {
+      assertEquals(100, big.join(dim, seq(name), "inner").count(), name);
+      assertEquals(100, CuckooFilters.join(big, dim, List.of(name), "inner").count(), name);
+      assertEquals(100, CuckooFilters.join(big, dim, List.of(name), "left_semi",
+          dev.cuckoofilter.spark.prune.JoinPruning.Side.RIGHT).count(), name);
+    }
+    assertEquals(100, CuckooFilters.join(big, dim, List.of("a.b", "c d", "e`f"), "inner").count());
+    // prune and the builder parse names like Dataset.col: quote such names there.
+    assertEquals(100, CuckooFilters.prune(big, dim, "`a.b`").join(dim, seq("a.b"), "left_semi").count());
+    // Case: as the session resolves names.
+    Dataset<Row> upper = spark.sql("SELECT id AS K FROM range(0, 400)");
+    assertEquals(100, CuckooFilters.join(upper, small, List.of("k"), "inner").count());
+    // A missing side or key list is an argument error, not a silently unpruned join.
+    assertThrows(IllegalArgumentException.class, () -> CuckooFilters.join(big, dim, List.of("a.b"), "inner", null));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.join(big, dim, List.of(), "inner"));
+    assertMentions(e.getMessage(), "join", "key column");
+  }
 }
