@@ -53,8 +53,17 @@ public final class CuckooFilters {
     return filterOf(0, CuckooFilterAggregate.DEFAULT_FPP, keys);
   }
 
-  /** {@link #filterOf(Column...)} sized for {@code expectedItems} keys at false-positive rate {@code fpp}. */
+  /**
+   * {@link #filterOf(Column...)} sized for {@code expectedItems} keys (0: the exact distinct count) at
+   * false-positive rate {@code fpp}.
+   *
+   * @throws IllegalArgumentException if no filter can have that size or rate
+   */
   public static Column filterOf(long expectedItems, double fpp, Column... keys) {
+    CuckooFilterAggregate.checkFpp(fpp);
+    if (expectedItems != 0) {
+      CuckooFilterAggregate.checkExpectedItems(expectedItems, fpp);
+    }
     List<Expression> exprs = new ArrayList<>();
     for (Column k : keys) {
       exprs.add(k.expr());
@@ -91,9 +100,7 @@ public final class CuckooFilters {
    * @param fpp the filter's false-positive rate, in (0, 1)
    */
   public static Dataset<Row> prune(Dataset<Row> big, Dataset<?> small, double fpp, String... keyColumns) {
-    if (!(fpp > 0 && fpp < 1)) {
-      throw new IllegalArgumentException("fpp must be in (0, 1), got " + fpp);
-    }
+    CuckooFilterAggregate.checkFpp(fpp);
     if (keyColumns.length == 0) {
       throw new IllegalArgumentException("prune: at least one key column is needed");
     }
@@ -246,11 +253,9 @@ public final class CuckooFilters {
       return this;
     }
 
-    /** False-positive rate, in (0, 1); default 0.01. */
+    /** False-positive rate, in (0, 1) and within what 32-bit fingerprints deliver; default 0.01. */
     public Builder fpp(double fpp) {
-      if (!(fpp > 0 && fpp < 1)) {
-        throw new IllegalArgumentException("fpp must be in (0, 1), got " + fpp);
-      }
+      CuckooFilterAggregate.checkFpp(fpp);
       this.fpp = fpp;
       return this;
     }
@@ -274,9 +279,13 @@ public final class CuckooFilters {
       List<StructField> fields = List.of(keyData.schema().fields());
       checkKeyTypes(keyData.schema().fields());
       List<Expression> exprs = new ArrayList<>(attributes);
+      if (expectedItems > 0) {
+        CuckooFilterAggregate.checkExpectedItems(expectedItems, fpp); // before any job
+      }
       long expected = expectedItems;
       if (expected <= 0 && !exactCount) {
         expected = estimateDistinct(keyData, exprs, headroom);
+        CuckooFilterAggregate.checkExpectedItems(expected, fpp);
       }
       Column aggregate = new Column(CuckooFilterAggregate.create(exprs, expected, fpp).toAggregateExpression());
       byte[] bytes = (byte[]) keyData.agg(aggregate).collectAsList().get(0).get(0);

@@ -116,4 +116,27 @@ class DataFrameApiTest {
         () -> CuckooFilters.join(big, dim, List.of(), "inner"));
     assertMentions(e.getMessage(), "join", "key column");
   }
+
+  @Test
+  void ratesAndSizesNoFilterCanHaveFailWhenGiven() {
+    // These failed inside the build's tasks (or, for filterOf's fpp, were not checked at all), with
+    // filter-core's message wrapped in a SparkException.
+    for (double fpp : new double[] {0, 2, Double.NaN, 1e-15}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> CuckooFilters.filterOf(100, fpp, col("k")), "fpp " + fpp);
+      assertMentions(e.getMessage(), "fpp");
+      assertThrows(IllegalArgumentException.class, () -> CuckooFilters.filterOf(0, fpp, col("k")));
+      assertThrows(IllegalArgumentException.class, () -> CuckooFilters.builder(small).fpp(fpp));
+      assertThrows(IllegalArgumentException.class, () -> CuckooFilters.prune(small, small, fpp, "k"));
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.filterOf(-5, 0.01, col("k")));
+    assertMentions(e.getMessage(), "expectedItems");
+    e = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.builder(small).keys("k").expectedItems(1_000_000_000_000_000L).build());
+    assertMentions(e.getMessage(), "expectedItems 1000000000000000");
+    // 0 sizes from the data.
+    byte[] bytes = (byte[]) small.agg(CuckooFilters.filterOf(0, 0.01, col("k"))).first().get(0);
+    assertTrue(bytes.length > 0);
+  }
 }
