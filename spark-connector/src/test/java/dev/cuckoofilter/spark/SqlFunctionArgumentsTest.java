@@ -107,4 +107,22 @@ class SqlFunctionArgumentsTest {
     assertEquals(100, spark.sql("SELECT * FROM sfa_dim WHERE cuckoo_might_contain("
         + "(SELECT cuckoo_filter(struct(k, s)) FROM sfa_dim), CAST(k AS INT), s)").count());
   }
+
+  @Test
+  void tooSmallASizeNamesBothNumbersAndNoWrongOne() {
+    // 400 distinct keys in a filter sized for 10: the build counts distinct entries of that small table,
+    // which keys share, and reported them as "the input has 2xx distinct keys".
+    Exception e = assertThrows(Exception.class,
+        () -> spark.sql("SELECT cuckoo_filter(id, 10) FROM range(0, 400)").collect());
+    Throwable t = e;
+    while (t != null && !(t instanceof IllegalStateException)) {
+      t = t.getCause();
+    }
+    assertTrue(t != null, () -> "no IllegalStateException in " + e);
+    String m = t.getMessage();
+    assertMentions(m, "cuckoo_filter", "10 expectedItems", "at least");
+    java.util.regex.Matcher n = java.util.regex.Pattern.compile("at least (\\d+) distinct keys").matcher(m);
+    assertTrue(n.find(), m);
+    assertTrue(Long.parseLong(n.group(1)) > 10 && Long.parseLong(n.group(1)) <= 400, m);
+  }
 }

@@ -265,8 +265,10 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
         builder.addCode(entries.nextLong());
       }
     } catch (FilterFullException e) {
-      throw new IllegalStateException(NAME + ": the input has " + buffer.count() + " distinct keys, more than the "
-          + expectedItems + " expectedItems the filter was sized for; raise expectedItems or omit it", e);
+      // The buffer holds distinct entries of this small table, and keys share entries: a lower bound.
+      throw new IllegalStateException(NAME + ": the input has at least " + buffer.count() + " distinct keys, too "
+          + "many for the " + expectedItems + " expectedItems the filter was sized for; raise expectedItems or omit it",
+          e);
     }
     return builder.build();
   }
