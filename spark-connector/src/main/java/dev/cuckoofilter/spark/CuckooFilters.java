@@ -262,7 +262,8 @@ public final class CuckooFilters {
 
     /**
      * Size from the exact distinct count in the same job instead of an approximate count first: one
-     * job instead of two, but the final task holds 8 bytes per distinct key while it builds.
+     * job instead of two, but the final task holds 16 bytes per distinct key while it builds (their
+     * hashes and the space to sort them, as {@code cuckoo_filter} without {@code expectedItems}).
      */
     public Builder exactCount(boolean exactCount) {
       this.exactCount = exactCount;
