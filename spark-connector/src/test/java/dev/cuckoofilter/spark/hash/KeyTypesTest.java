@@ -39,5 +39,7 @@ class KeyTypesTest {
     assertTrue(KeyTypes.hashAlike(java.util.List.of(inner, DataTypes.IntegerType), flat));
     assertFalse(KeyTypes.hashAlike(java.util.List.of(outer), java.util.List.of(DataTypes.LongType, DataTypes.StringType)));
     assertFalse(KeyTypes.hashAlike(java.util.List.of(DataTypes.StringType), java.util.List.of(DataTypes.LongType)));
+    assertFalse(KeyTypes.hashAlike(java.util.List.of(DataTypes.TimestampType),
+        java.util.List.of(DataTypes.TimestampNTZType)));
   }
 }
