@@ -18,6 +18,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
 import scala.collection.JavaConverters;
 
@@ -52,8 +53,17 @@ public final class CuckooFilters {
     return filterOf(0, CuckooFilterAggregate.DEFAULT_FPP, keys);
   }
 
-  /** {@link #filterOf(Column...)} sized for {@code expectedItems} keys at false-positive rate {@code fpp}. */
+  /**
+   * {@link #filterOf(Column...)} sized for {@code expectedItems} keys (0: the exact distinct count) at
+   * false-positive rate {@code fpp}.
+   *
+   * @throws IllegalArgumentException if no filter can have that size or rate
+   */
   public static Column filterOf(long expectedItems, double fpp, Column... keys) {
+    CuckooFilterAggregate.checkFpp(fpp);
+    if (expectedItems != 0) {
+      CuckooFilterAggregate.checkExpectedItems(expectedItems, fpp);
+    }
     List<Expression> exprs = new ArrayList<>();
     for (Column k : keys) {
       exprs.add(k.expr());
@@ -90,9 +100,7 @@ public final class CuckooFilters {
    * @param fpp the filter's false-positive rate, in (0, 1)
    */
   public static Dataset<Row> prune(Dataset<Row> big, Dataset<?> small, double fpp, String... keyColumns) {
-    if (!(fpp > 0 && fpp < 1)) {
-      throw new IllegalArgumentException("fpp must be in (0, 1), got " + fpp);
-    }
+    CuckooFilterAggregate.checkFpp(fpp);
     if (keyColumns.length == 0) {
       throw new IllegalArgumentException("prune: at least one key column is needed");
     }
@@ -105,18 +113,34 @@ public final class CuckooFilters {
     List<Expression> creationKeys = new ArrayList<>();
     List<Expression> bigKeys = new ArrayList<>();
     Column[] creationColumns = new Column[keyColumns.length];
+    Column[] bigColumns = new Column[keyColumns.length];
     for (int i = 0; i < keyColumns.length; i++) {
       creationColumns[i] = creation.col(keyColumns[i]);
       creationKeys.add(creationColumns[i].expr());
-      bigKeys.add(big.col(keyColumns[i]).expr());
+      bigColumns[i] = big.col(keyColumns[i]);
+      bigKeys.add(bigColumns[i].expr());
     }
-    checkKeyTypes(creation.select(creationColumns).schema().fields());
+    StructField[] creationFields = creation.select(creationColumns).schema().fields();
+    checkKeyTypes(creationFields);
+    StructField[] bigFields = big.select(bigColumns).schema().fields();
+    checkKeyTypes(bigFields);
+    List<DataType> creationTypes = java.util.Arrays.stream(creationFields).map(StructField::dataType).toList();
+    List<DataType> bigTypes = java.util.Arrays.stream(bigFields).map(StructField::dataType).toList();
+    if (!KeyTypes.hashAlike(creationTypes, bigTypes)) {
+      // A join would compare such keys after a cast; the filter hashes them as they are and would drop matches.
+      throw new IllegalArgumentException("prune: the keys of the pruned side " + describe(bigFields)
+          + " do not hash like the keys of the side the filter is built from " + describe(creationFields) + " ("
+          + KeyTypes.flatCategories(bigTypes) + " vs " + KeyTypes.flatCategories(creationTypes)
+          + "); cast them to one type first");
+    }
     return big.where(new Column(FilterSubquery.probe(creation.queryExecution().analyzed(), creationKeys, fpp, bigKeys)));
   }
 
   /**
    * Joins {@code left} and {@code right} on equally named columns, first pruning {@code left} with a
    * filter of {@code right}'s keys. Only where pruning cannot change the result (see {@link JoinPruning}).
+   * The column names are taken as they are, as by {@code Dataset.join(right, usingColumns, joinType)}: no
+   * quoting is needed for names with dots or spaces.
    *
    * @throws IllegalArgumentException if the join type keeps the pruned side's unmatched rows
    */
@@ -136,15 +160,36 @@ public final class CuckooFilters {
    */
   public static Dataset<Row> join(Dataset<Row> left, Dataset<Row> right, List<String> usingColumns, String joinType,
       JoinPruning.Side side, double fpp) {
+    if (side == null || joinType == null) {
+      throw new IllegalArgumentException("join: the join type and the side to prune are needed, got " + joinType
+          + " and " + side);
+    }
+    if (usingColumns == null || usingColumns.isEmpty()) {
+      throw new IllegalArgumentException("join: at least one key column is needed");
+    }
     String refusal = JoinPruning.refusal(joinType, side);
     if (refusal != null) {
       throw new IllegalArgumentException("cannot prune this join: " + refusal);
     }
-    String[] keys = usingColumns.toArray(new String[0]);
+    // Using columns are plain names (a.b is the column named "a.b"), while prune's are parsed like
+    // Dataset.col's (a.b is field b of a, or column b of a): quote them.
+    String[] keys = usingColumns.stream().map(CuckooFilters::quoted).toArray(String[]::new);
     Dataset<Row> l = side == JoinPruning.Side.LEFT ? prune(left, right, fpp, keys) : left;
     Dataset<Row> r = side == JoinPruning.Side.RIGHT ? prune(right, left, fpp, keys) : right;
     return l.join(r, JavaConverters.asScalaBufferConverter(usingColumns).asScala().toSeq(),
         JoinPruning.normalize(joinType));
+  }
+
+  private static String quoted(String name) {
+    return "`" + name.replace("`", "``") + "`";
+  }
+
+  private static String describe(StructField[] fields) {
+    List<String> parts = new ArrayList<>();
+    for (StructField f : fields) {
+      parts.add(f.name() + " " + f.dataType().simpleString());
+    }
+    return "(" + String.join(", ", parts) + ")";
   }
 
   private static void checkKeyTypes(StructField[] fields) {
@@ -208,18 +253,17 @@ public final class CuckooFilters {
       return this;
     }
 
-    /** False-positive rate, in (0, 1); default 0.01. */
+    /** False-positive rate, in (0, 1) and within what 32-bit fingerprints deliver; default 0.01. */
     public Builder fpp(double fpp) {
-      if (!(fpp > 0 && fpp < 1)) {
-        throw new IllegalArgumentException("fpp must be in (0, 1), got " + fpp);
-      }
+      CuckooFilterAggregate.checkFpp(fpp);
       this.fpp = fpp;
       return this;
     }
 
     /**
      * Size from the exact distinct count in the same job instead of an approximate count first: one
-     * job instead of two, but the final task holds 8 bytes per distinct key while it builds.
+     * job instead of two, but the final task holds 16 bytes per distinct key while it builds (their
+     * hashes and the space to sort them, as {@code cuckoo_filter} without {@code expectedItems}).
      */
     public Builder exactCount(boolean exactCount) {
       this.exactCount = exactCount;
@@ -236,9 +280,13 @@ public final class CuckooFilters {
       List<StructField> fields = List.of(keyData.schema().fields());
       checkKeyTypes(keyData.schema().fields());
       List<Expression> exprs = new ArrayList<>(attributes);
+      if (expectedItems > 0) {
+        CuckooFilterAggregate.checkExpectedItems(expectedItems, fpp); // before any job
+      }
       long expected = expectedItems;
       if (expected <= 0 && !exactCount) {
         expected = estimateDistinct(keyData, exprs, headroom);
+        CuckooFilterAggregate.checkExpectedItems(expected, fpp);
       }
       Column aggregate = new Column(CuckooFilterAggregate.create(exprs, expected, fpp).toAggregateExpression());
       byte[] bytes = (byte[]) keyData.agg(aggregate).collectAsList().get(0).get(0);

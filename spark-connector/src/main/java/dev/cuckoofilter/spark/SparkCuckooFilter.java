@@ -16,7 +16,6 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.functions;
-import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
 import scala.reflect.ClassTag$;
 
@@ -91,7 +90,10 @@ public final class SparkCuckooFilter {
     return metrics;
   }
 
-  /** A boolean column: true if the key (one column per key component) may be in the filter. */
+  /**
+   * A boolean column: true if the key (one column per key component) may be in the filter. Keys that
+   * hash otherwise than the filter's (a string probe of a long filter, say) fail at analysis.
+   */
   public Column mightContain(Column... keys) {
     return new Column(probe(keys, null));
   }
@@ -106,7 +108,8 @@ public final class SparkCuckooFilter {
     for (Column k : keys) {
       exprs.add(k.expr());
     }
-    FilterReference reference = new FilterReference(handle != null ? handle : FilterHandle.of(broadcast(), filter));
+    FilterReference reference = new FilterReference(handle != null ? handle : FilterHandle.of(broadcast(), filter),
+        keyFields);
     return CuckooMightContain.create(reference, exprs, counting);
   }
 
@@ -159,23 +162,13 @@ public final class SparkCuckooFilter {
 
   private void checkKeyTypes(Dataset<Row> data, Column[] keys) {
     StructField[] probe = data.select(keys).schema().fields();
-    String expected = categories(keyFields.stream().map(StructField::dataType).toList());
-    String actual = categories(Arrays.stream(probe).map(StructField::dataType).toList());
+    String expected = KeyTypes.flatCategories(keyFields.stream().map(StructField::dataType).toList());
+    String actual = KeyTypes.flatCategories(Arrays.stream(probe).map(StructField::dataType).toList());
     if (!expected.equals(actual)) {
       throw new IllegalArgumentException("the probe keys " + describe(Arrays.asList(probe)) + " do not match the "
           + "filter's keys " + describe(keyFields) + " (hashed as " + actual + " vs " + expected + ")"
           + (handle != null ? "; filter: " + handle.describe() : ""));
     }
-  }
-
-  private static String categories(List<DataType> types) {
-    // A struct key and its fields are the same composite key.
-    List<String> parts = new ArrayList<>();
-    for (DataType t : types) {
-      String c = KeyTypes.category(t);
-      parts.add(c.startsWith("struct<") ? c.substring(7, c.length() - 1) : c);
-    }
-    return String.join(",", parts);
   }
 
   private static String describe(List<StructField> fields) {

@@ -68,6 +68,41 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
     return new CuckooFilterAggregate(seq(keys), expectedItems, fpp, 0, 0);
   }
 
+  /**
+   * Checks a false-positive rate before any job runs: in (0, 1), and not below what 32-bit fingerprints
+   * can deliver.
+   *
+   * @throws IllegalArgumentException starting with "fpp" if no filter can be built at that rate
+   */
+  public static void checkFpp(double fpp) {
+    if (!(fpp > 0 && fpp < 1)) {
+      throw new IllegalArgumentException("fpp must be in (0, 1), got " + fpp);
+    }
+    try {
+      CuckooFilter.builder().expectedItems(1).fpp(fpp).parameters();
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new IllegalArgumentException("fpp " + fpp + " is not supported: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Checks a size before any job runs: positive, and a table of that many keys at {@code fpp} (itself
+   * valid, {@link #checkFpp}) within the supported number of buckets.
+   *
+   * @throws IllegalArgumentException starting with "expectedItems" if no filter can be built for that many keys
+   */
+  public static void checkExpectedItems(long expectedItems, double fpp) {
+    if (expectedItems <= 0) {
+      throw new IllegalArgumentException("expectedItems must be positive, got " + expectedItems);
+    }
+    try {
+      CuckooFilter.builder().expectedItems(expectedItems).fpp(fpp).parameters();
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new IllegalArgumentException("expectedItems " + expectedItems + " is too large at fpp " + fpp + ": "
+          + e.getMessage(), e);
+    }
+  }
+
   // ---------------------------------------------------------------- Product
 
   private List<Object> arguments() {
@@ -230,8 +265,10 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
         builder.addCode(entries.nextLong());
       }
     } catch (FilterFullException e) {
-      throw new IllegalStateException(NAME + ": the input has " + buffer.count() + " distinct keys, more than the "
-          + expectedItems + " expectedItems the filter was sized for; raise expectedItems or omit it", e);
+      // The buffer holds distinct entries of this small table, and keys share entries: a lower bound.
+      throw new IllegalStateException(NAME + ": the input has at least " + buffer.count() + " distinct keys, too "
+          + "many for the " + expectedItems + " expectedItems the filter was sized for; raise expectedItems or omit it",
+          e);
     }
     return builder.build();
   }

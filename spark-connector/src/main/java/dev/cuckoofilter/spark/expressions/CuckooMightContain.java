@@ -16,6 +16,7 @@ import org.apache.spark.sql.catalyst.trees.TreePattern$;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.BooleanType$;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructField;
 import scala.collection.IndexedSeq;
 import scala.collection.Seq;
 
@@ -117,16 +118,10 @@ public final class CuckooMightContain extends JavaExpression {
         return failure("argument 1 (filter) must be a constant or an uncorrelated scalar subquery such as "
             + "(SELECT cuckoo_filter(k) FROM t), not " + filter.sql());
       }
-      if (filter.foldable()) {
-        Object bytes = filter.eval(null);
-        if (bytes != null) {
-          try {
-            FilterHandle.FilterCache.get((byte[]) bytes, NAME);
-          } catch (IllegalArgumentException e) {
-            return failure(e.getMessage().substring(NAME.length() + 2));
-          }
-        }
-      }
+      // The bytes of a constant are checked once, by the SQL function's builder, not here: this check runs
+      // again on every copy of the expression, and the optimizer may turn a subquery into a constant
+      // (SELECT X'..'); failing then would leave an unresolved expression in an optimized plan. Bytes
+      // that are not a filter fail when the probe first reads them, naming the function.
     }
     if (keys.isEmpty()) {
       return failure("needs at least one key argument");
@@ -137,6 +132,18 @@ public final class CuckooMightContain extends JavaExpression {
         return failure("argument " + (i + 2) + " (key) has unsupported type " + ks.get(i).dataType().simpleString()
             + "; keys can be integral, boolean, float, double, decimal, string, binary, date, timestamp or structs"
             + " of these");
+      }
+    }
+    if (filter instanceof FilterReference && ((FilterReference) filter).keyFields() != null) {
+      List<StructField> expected = ((FilterReference) filter).keyFields();
+      List<DataType> expectedTypes = expected.stream().map(StructField::dataType).toList();
+      List<DataType> actualTypes = ks.stream().map(Expression::dataType).toList();
+      if (!KeyTypes.hashAlike(expectedTypes, actualTypes)) {
+        List<String> probe = ks.stream().map(k -> k.sql() + " " + k.dataType().simpleString()).toList();
+        List<String> filterKeys = expected.stream().map(f -> f.name() + " " + f.dataType().simpleString()).toList();
+        return failure("the keys (" + String.join(", ", probe) + ") do not hash like the filter's keys ("
+            + String.join(", ", filterKeys) + "): " + KeyTypes.flatCategories(actualTypes) + " vs "
+            + KeyTypes.flatCategories(expectedTypes) + "; cast them to the filter's key types");
       }
     }
     return TypeCheckResult.TypeCheckSuccess$.MODULE$;

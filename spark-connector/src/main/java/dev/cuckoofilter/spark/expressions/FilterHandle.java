@@ -56,6 +56,15 @@ public abstract class FilterHandle implements Serializable {
     return new BytesHandle(bytes, summary(filter));
   }
 
+  /**
+   * Checks that {@code bytes} are a valid filter (and caches it for the probes that follow).
+   *
+   * @throws IllegalArgumentException naming {@code function} and its argument 1 if they are not
+   */
+  public static void check(byte[] bytes, String function) {
+    FilterCache.get(bytes, function);
+  }
+
   static String summary(CuckooFilter f) {
     return String.format("%d items, %.2f bits/item, fpp %.2g, %d bytes", f.size(), f.bitsPerItem(), f.expectedFpp(),
         f.serializedSize());

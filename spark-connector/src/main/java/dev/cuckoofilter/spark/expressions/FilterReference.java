@@ -7,6 +7,7 @@ import org.apache.spark.sql.catalyst.expressions.codegen.CodegenContext;
 import org.apache.spark.sql.catalyst.expressions.codegen.ExprCode;
 import org.apache.spark.sql.types.BinaryType$;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructField;
 import scala.collection.IndexedSeq;
 import scala.collection.Seq;
 
@@ -16,18 +17,34 @@ import scala.collection.Seq;
  */
 public final class FilterReference extends JavaExpression {
   private final FilterHandle handle;
+  /** The names and types of the filter's key columns, or null if unknown. */
+  private final List<StructField> keyFields;
 
   public FilterReference(FilterHandle handle) {
+    this(handle, null);
+  }
+
+  /**
+   * A reference to a filter of keys of the given names and types: a probe with keys that hash otherwise
+   * fails at analysis.
+   */
+  public FilterReference(FilterHandle handle, List<StructField> keyFields) {
     this.handle = handle;
+    this.keyFields = keyFields == null ? null : List.copyOf(keyFields);
   }
 
   public FilterHandle handle() {
     return handle;
   }
 
+  /** The filter's key columns, or null if unknown. */
+  public List<StructField> keyFields() {
+    return keyFields;
+  }
+
   @Override
   protected List<Object> arguments() {
-    return List.of(handle);
+    return keyFields == null ? List.of(handle) : List.of(handle, keyFields);
   }
 
   @Override

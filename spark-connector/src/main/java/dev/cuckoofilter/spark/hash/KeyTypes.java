@@ -1,5 +1,7 @@
 package dev.cuckoofilter.spark.hash;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
@@ -70,6 +72,36 @@ public final class KeyTypes {
       return "decimal(scale " + ((DecimalType) type).scale() + ")";
     }
     return type.typeName();
+  }
+
+  /**
+   * What a composite key hashes as, for probes: the categories of its components, structs expanded into
+   * their fields at any depth (as {@link KeyHashing#flatten} hashes them), so {@code (a, b)},
+   * {@code struct(a, b)} and {@code struct(struct(a), b)} are the same key. Unlike {@link #category},
+   * timestamp and timestamp_ntz differ: both hash their microseconds, but Spark compares them after
+   * converting one in the session time zone, so equal values have other microseconds (unless it is UTC).
+   */
+  public static String flatCategories(List<DataType> types) {
+    List<String> parts = new ArrayList<>();
+    for (DataType t : types) {
+      addFlat(t, parts);
+    }
+    return String.join(",", parts);
+  }
+
+  private static void addFlat(DataType type, List<String> parts) {
+    if (type instanceof StructType) {
+      for (StructField field : ((StructType) type).fields()) {
+        addFlat(field.dataType(), parts);
+      }
+    } else {
+      parts.add(type instanceof TimestampNTZType ? "timestamp_ntz" : category(type));
+    }
+  }
+
+  /** True if keys of these types hash alike: a filter of keys of one can be probed with keys of the other. */
+  public static boolean hashAlike(List<DataType> a, List<DataType> b) {
+    return flatCategories(a).equals(flatCategories(b));
   }
 
   /** Types whose values are integers (dates as days, timestamps as microseconds). */

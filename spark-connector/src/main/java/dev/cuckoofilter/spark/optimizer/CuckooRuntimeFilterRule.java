@@ -99,7 +99,8 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
   private static LogicalPlan prune(JoinPruning.Side side, String joinType, LogicalPlan application,
       List<Expression> applicationKeys, LogicalPlan creation, List<Expression> creationKeys, RuntimeFilterConf conf,
       int[] budget) {
-    if (budget[0] <= 0 || JoinPruning.refusal(joinType, side) != null || alreadyPruned(application, applicationKeys)
+    if (budget[0] <= 0 || JoinPruning.refusal(joinType, side) != null || !keyTypesSupported(applicationKeys)
+        || !keyTypesSupported(creationKeys) || alreadyPruned(application, applicationKeys)
         || !(conf.force || shuffledAndLarge(application, creation, conf))) {
       return application;
     }
@@ -113,6 +114,19 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
       return new Filter(FilterSubquery.probe(creation, creationKeys, conf.fpp, applicationKeys), application);
     }
     return application;
+  }
+
+  /**
+   * Join keys of types a filter cannot hold (arrays, maps, intervals) are never filtered: a probe of them
+   * would fail its type check and leave an unresolved expression in the optimized plan.
+   */
+  private static boolean keyTypesSupported(List<Expression> keys) {
+    for (Expression k : keys) {
+      if (!dev.cuckoofilter.spark.hash.KeyTypes.supported(k.dataType())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -139,6 +139,10 @@ public final class StoredFilterIndex {
         if (current == null || !current.equals(recorded) || !sameKeyNames(creationKeys, storedKeys)) {
           continue; // stale, or indexes other columns: build instead
         }
+        if (!dev.cuckoofilter.spark.hash.KeyTypes.hashAlike(storedKeys.stream().map(StructField::dataType).toList(),
+            keys.stream().map(Expression::dataType).toList())) {
+          continue; // keys of other types: its probe would refuse them
+        }
         SparkCuckooFilter filter = store.sparkFilter(spark, latest.get().version());
         Column[] probeKeys = keys.stream().map(Column::new).toArray(Column[]::new);
         return Optional.of(new Match(filter.mightContain(probeKeys).expr(),

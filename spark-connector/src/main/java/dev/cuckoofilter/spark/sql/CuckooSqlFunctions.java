@@ -3,14 +3,23 @@ package dev.cuckoofilter.spark.sql;
 import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
 import dev.cuckoofilter.spark.expressions.CuckooFilterInfo;
 import dev.cuckoofilter.spark.expressions.CuckooMightContain;
+import dev.cuckoofilter.spark.expressions.FilterHandle;
+import dev.cuckoofilter.spark.hash.KeyTypes;
 import java.util.List;
 import org.apache.spark.QueryContext;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.catalyst.FunctionIdentifier;
+import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
+import org.apache.spark.sql.catalyst.expressions.ScalarSubquery;
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.DoubleType;
@@ -95,6 +104,19 @@ public final class CuckooSqlFunctions {
         throw error(f + ": argument 3 (fpp) must be in (0, 1), got " + fpp);
       }
     }
+    // Rates and sizes no filter can have fail here, not in the tasks that would build it.
+    try {
+      CuckooFilterAggregate.checkFpp(fpp);
+    } catch (IllegalArgumentException e) {
+      throw error(f + ": argument 3 (fpp): " + e.getMessage());
+    }
+    if (expected > 0) {
+      try {
+        CuckooFilterAggregate.checkExpectedItems(expected, fpp);
+      } catch (IllegalArgumentException e) {
+        throw error(f + ": argument 2 (expectedItems): " + e.getMessage());
+      }
+    }
     return CuckooFilterAggregate.create(List.of(args.get(0)), expected, fpp);
   }
 
@@ -102,14 +124,97 @@ public final class CuckooSqlFunctions {
     if (args.size() < 2) {
       throw error(CuckooMightContain.NAME + " takes a filter and a key, got " + args.size() + " arguments");
     }
-    return CuckooMightContain.create(args.get(0), args.subList(1, args.size()));
+    checkConstantFilter(args.get(0), CuckooMightContain.NAME);
+    List<Expression> keys = args.subList(1, args.size());
+    List<Expression> filterKeys = subqueryFilterKeys(args.get(0));
+    if (filterKeys != null && filterKeys.stream().allMatch(k -> KeyTypes.supported(k.dataType()))
+        && keys.stream().allMatch(k -> KeyTypes.supported(k.dataType()))) {
+      List<DataType> expected = filterKeys.stream().map(Expression::dataType).toList();
+      List<DataType> actual = keys.stream().map(Expression::dataType).toList();
+      if (!KeyTypes.hashAlike(expected, actual)) {
+        throw error(CuckooMightContain.NAME + ": " + (keys.size() == 1 ? "argument 2 (key)" : "arguments 2 to "
+            + args.size() + " (key)") + " of type " + String.join(", ", actual.stream().map(DataType::simpleString).toList())
+            + " does not hash like the keys of the filter, cuckoo_filter(" + String.join(", ",
+            filterKeys.stream().map(Expression::sql).toList()) + ") of type " + String.join(", ",
+            expected.stream().map(DataType::simpleString).toList()) + " (" + KeyTypes.flatCategories(actual) + " vs "
+            + KeyTypes.flatCategories(expected) + "): it would not be found; cast it to the filter's key type");
+      }
+    }
+    return CuckooMightContain.create(args.get(0), keys);
+  }
+
+  /**
+   * The keys of the {@code cuckoo_filter} aggregate a scalar subquery returns, followed through the
+   * aliases of its projections ({@code (SELECT cuckoo_filter(k) FROM t)}, {@code (SELECT f FROM (SELECT
+   * cuckoo_filter(k) AS f FROM t))}); null if the filter comes from anywhere else.
+   */
+  private static List<Expression> subqueryFilterKeys(Expression filter) {
+    if (!(filter instanceof ScalarSubquery)) {
+      return null;
+    }
+    LogicalPlan plan = ((ScalarSubquery) filter).plan();
+    if (plan.output().size() != 1) {
+      return null;
+    }
+    ExprId id = plan.output().head().exprId();
+    for (int depth = 0; depth < 64; depth++) {
+      Alias alias = findAlias(plan, id);
+      if (alias == null) {
+        return null;
+      }
+      Expression value = alias.child();
+      if (value instanceof AggregateExpression
+          && ((AggregateExpression) value).aggregateFunction() instanceof CuckooFilterAggregate) {
+        return JavaConverters.seqAsJavaListConverter(((AggregateExpression) value).aggregateFunction().children())
+            .asJava();
+      }
+      if (!(value instanceof Attribute)) {
+        return null;
+      }
+      id = ((Attribute) value).exprId();
+    }
+    return null;
+  }
+
+  /** The alias that defines {@code id} in the plan's projections and aggregates, or null. */
+  private static Alias findAlias(LogicalPlan plan, ExprId id) {
+    for (Expression e : JavaConverters.seqAsJavaListConverter(plan.expressions()).asJava()) {
+      if (e instanceof Alias && ((Alias) e).exprId().equals(id)) {
+        return (Alias) e;
+      }
+    }
+    for (LogicalPlan child : JavaConverters.seqAsJavaListConverter(plan.children()).asJava()) {
+      Alias a = findAlias(child, id);
+      if (a != null) {
+        return a;
+      }
+    }
+    return null;
   }
 
   private static Expression buildInfo(List<Expression> args) {
     if (args.size() != 1) {
       throw error(CuckooFilterInfo.NAME + " takes 1 argument (filter), got " + args.size());
     }
+    checkConstantFilter(args.get(0), CuckooFilterInfo.NAME);
     return new CuckooFilterInfo(args.get(0));
+  }
+
+  /**
+   * A constant filter argument must be the bytes of a filter: checked here, once, at analysis (the
+   * builder's arguments are resolved). Other filter arguments are read, and checked, when the query runs.
+   */
+  private static void checkConstantFilter(Expression filter, String function) {
+    if (filter.foldable() && filter.dataType() instanceof BinaryType) {
+      Object bytes = filter.eval(null);
+      if (bytes != null) {
+        try {
+          FilterHandle.check((byte[]) bytes, function);
+        } catch (IllegalArgumentException e) {
+          throw error(e.getMessage());
+        }
+      }
+    }
   }
 
   private static boolean isNullLiteral(Expression e) {
@@ -124,14 +229,20 @@ public final class CuckooSqlFunctions {
           + e.sql() + " of type " + t.simpleString());
     }
     Object v = e.eval(null);
-    return v instanceof org.apache.spark.sql.types.Decimal
-        ? ((org.apache.spark.sql.types.Decimal) v).toLong()
-        : ((Number) v).longValue();
+    if (v instanceof org.apache.spark.sql.types.Decimal) {
+      try {
+        return ((org.apache.spark.sql.types.Decimal) v).toJavaBigDecimal().longValueExact();
+      } catch (ArithmeticException tooLarge) {
+        throw error(function + ": argument " + position + " (" + name + ") is too large, got " + v);
+      }
+    }
+    return ((Number) v).longValue();
   }
 
   private static double constantDouble(Expression e, String function, int position, String name) {
     DataType t = e.dataType();
-    if (!e.foldable() || !(t instanceof DoubleType || t instanceof FloatType || t instanceof DecimalType)) {
+    if (!e.foldable() || !(t instanceof DoubleType || t instanceof FloatType || t instanceof DecimalType
+        || t instanceof LongType || t instanceof IntegerType || t instanceof ShortType || t instanceof ByteType)) {
       throw error(function + ": argument " + position + " (" + name + ") must be a numeric constant, got "
           + e.sql() + " of type " + t.simpleString());
     }

@@ -25,4 +25,21 @@ class KeyTypesTest {
     assertEquals(KeyTypes.category(DataTypes.createDecimalType(10, 2)),
         KeyTypes.category(DataTypes.createDecimalType(30, 2)));
   }
+
+  @Test
+  void compositeKeysHashAsTheirFieldsAtAnyDepth() {
+    org.apache.spark.sql.types.StructType inner = DataTypes.createStructType(new org.apache.spark.sql.types.StructField[] {
+        DataTypes.createStructField("x", DataTypes.IntegerType, true),
+        DataTypes.createStructField("y", DataTypes.StringType, true)});
+    org.apache.spark.sql.types.StructType outer = DataTypes.createStructType(new org.apache.spark.sql.types.StructField[] {
+        DataTypes.createStructField("a", inner, true), DataTypes.createStructField("b", DataTypes.LongType, true)});
+    java.util.List<org.apache.spark.sql.types.DataType> flat =
+        java.util.List.of(DataTypes.LongType, DataTypes.StringType, DataTypes.ShortType);
+    assertTrue(KeyTypes.hashAlike(java.util.List.of(outer), flat));
+    assertTrue(KeyTypes.hashAlike(java.util.List.of(inner, DataTypes.IntegerType), flat));
+    assertFalse(KeyTypes.hashAlike(java.util.List.of(outer), java.util.List.of(DataTypes.LongType, DataTypes.StringType)));
+    assertFalse(KeyTypes.hashAlike(java.util.List.of(DataTypes.StringType), java.util.List.of(DataTypes.LongType)));
+    assertFalse(KeyTypes.hashAlike(java.util.List.of(DataTypes.TimestampType),
+        java.util.List.of(DataTypes.TimestampNTZType)));
+  }
 }

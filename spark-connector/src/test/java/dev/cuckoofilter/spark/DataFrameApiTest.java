@@ -1,0 +1,168 @@
+package dev.cuckoofilter.spark;
+
+import static org.apache.spark.sql.functions.col;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The DataFrame API with keys of mismatched types, awkward names and bad parameters. */
+class DataFrameApiTest {
+  static SparkSession spark;
+  /** Keys 0, 4, ..., 396. */
+  static Dataset<Row> small;
+
+  @BeforeAll
+  static void start() {
+    spark = SparkTestSession.local();
+    small = spark.sql("SELECT id * 4 AS k FROM range(0, 100)");
+  }
+
+  @AfterAll
+  static void stop() {
+    spark.stop();
+  }
+
+  static scala.collection.Seq<String> seq(String... names) {
+    return scala.collection.JavaConverters.asScalaBuffer(List.of(names)).toSeq();
+  }
+
+  static void assertMentions(String message, String... parts) {
+    for (String part : parts) {
+      assertTrue(message.contains(part), () -> "'" + part + "' missing from: " + message);
+    }
+  }
+
+  /**
+   * The big side's key as another type than the small side's bigint: Spark's join casts and matches 100
+   * rows; the filter hashes each side's values as they are, so pruning kept 1 or 2 of them.
+   */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {"string | CAST(id AS STRING) | CAST(k AS BIGINT)",
+      "double | CAST(id AS DOUBLE) | CAST(k AS BIGINT)",
+      "decimal scale 2 | CAST(id AS DECIMAL(10, 2)) | CAST(k AS DECIMAL(10, 0))",
+      "timestamp | CAST(date_add(DATE'1970-01-01', CAST(id AS INT)) AS TIMESTAMP) | date_add(DATE'1970-01-01', CAST(k AS INT))"})
+  void theOneCallPruneRefusesKeysThatHashOtherwise(String name, String bigKey, String smallKey) {
+    Dataset<Row> big = spark.sql("SELECT " + bigKey + " AS k, id AS payload FROM range(0, 400)");
+    Dataset<Row> dim = small.selectExpr(smallKey + " AS k");
+    assertEquals(100, big.join(dim, seq("k"), "left_semi").count(), name);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CuckooFilters.prune(big, dim, "k"));
+    assertMentions(e.getMessage(), "do not hash like", "cast");
+    assertThrows(IllegalArgumentException.class, () -> CuckooFilters.join(big, dim, List.of("k"), "inner"));
+    assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.join(dim, big, List.of("k"), "inner", dev.cuckoofilter.spark.prune.JoinPruning.Side.RIGHT));
+    // Integer widths hash alike: an int side is pruned and joined exactly.
+    Dataset<Row> ints = spark.sql("SELECT CAST(id AS INT) AS k, id AS payload FROM range(0, 400)");
+    assertEquals(100, CuckooFilters.join(ints, small, List.of("k"), "inner").count());
+  }
+
+  @Test
+  void theProbeColumnRefusesKeysThatHashOtherwise() {
+    SparkCuckooFilter filter = CuckooFilters.builder(small).keys("k").fpp(0.001).build();
+    Dataset<Row> strings = spark.sql("SELECT CAST(id AS STRING) AS s, id FROM range(0, 400)");
+    // Used to keep 2 of the 100 matching rows: a string never hashes like the bigint it equals.
+    AnalysisException e = assertThrows(AnalysisException.class, () -> strings.where(filter.mightContain(col("s"))));
+    assertMentions(e.getMessage(), "cuckoo_might_contain", "do not hash like the filter's keys", "k bigint");
+    // Two columns for a one-column key (used to keep 9 rows).
+    assertThrows(AnalysisException.class, () -> strings.where(filter.mightContain(col("id"), col("id"))));
+    assertEquals(100, strings.where(filter.mightContain(col("id"))).where("id % 4 = 0").count());
+  }
+
+  @Test
+  void nestedStructKeysMatchTheirFieldsAtAnyDepth() {
+    // The hash flattens structs at any depth; the type check used to flatten one level only and refuse these.
+    Dataset<Row> nested = spark.sql("SELECT named_struct('a', named_struct('x', id, 'y', CAST(id AS STRING)), 'b', id * 2) "
+        + "AS n FROM range(0, 50)");
+    Dataset<Row> flat = spark.sql("SELECT id AS x, CAST(id AS STRING) AS y, id * 2 AS b FROM range(0, 200)");
+    SparkCuckooFilter filter = CuckooFilters.builder(nested).keys("n").expectedItems(50).fpp(0.0001).build();
+    long viaNested = filter.prune(nested, "n").count();
+    assertEquals(50, viaNested);
+    long viaFields = filter.prune(flat, "x", "y", "b").where("x < 50").count();
+    assertEquals(50, viaFields);
+    assertEquals(50, filter.prune(flat.selectExpr("struct(x, y) AS xy", "b", "x"), "xy", "b").where("x < 50").count());
+  }
+
+  @Test
+  void joinTakesColumnNamesAsSparksJoinDoes() {
+    // Using columns are names, not parsed: "a.b" is the column named a.b. CuckooFilters.join parsed them
+    // for its filter (a.b: field b of a), so a name with a dot could not be given in any form.
+    Dataset<Row> big = spark.sql("SELECT id AS `a.b`, id AS `c d`, id AS `e``f`, id AS payload FROM range(0, 400)");
+    Dataset<Row> dim = spark.sql("SELECT id * 4 AS `a.b`, id * 4 AS `c d`, id * 4 AS `e``f` FROM range(0, 100)");
+    for (String name : new String[] {"a.b", "c d", "e`f"}) {
+      assertEquals(100, big.join(dim, seq(name), "inner").count(), name);
+      assertEquals(100, CuckooFilters.join(big, dim, List.of(name), "inner").count(), name);
+      assertEquals(100, CuckooFilters.join(big, dim, List.of(name), "left_semi",
+          dev.cuckoofilter.spark.prune.JoinPruning.Side.RIGHT).count(), name);
+    }
+    assertEquals(100, CuckooFilters.join(big, dim, List.of("a.b", "c d", "e`f"), "inner").count());
+    // prune and the builder parse names like Dataset.col: quote such names there.
+    assertEquals(100, CuckooFilters.prune(big, dim, "`a.b`").join(dim, seq("a.b"), "left_semi").count());
+    // Case: as the session resolves names.
+    Dataset<Row> upper = spark.sql("SELECT id AS K FROM range(0, 400)");
+    assertEquals(100, CuckooFilters.join(upper, small, List.of("k"), "inner").count());
+    // A missing side or key list is an argument error, not a silently unpruned join.
+    assertThrows(IllegalArgumentException.class, () -> CuckooFilters.join(big, dim, List.of("a.b"), "inner", null));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.join(big, dim, List.of(), "inner"));
+    assertMentions(e.getMessage(), "join", "key column");
+  }
+
+  @Test
+  void ratesAndSizesNoFilterCanHaveFailWhenGiven() {
+    // These failed inside the build's tasks (or, for filterOf's fpp, were not checked at all), with
+    // filter-core's message wrapped in a SparkException.
+    for (double fpp : new double[] {0, 2, Double.NaN, 1e-15}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> CuckooFilters.filterOf(100, fpp, col("k")), "fpp " + fpp);
+      assertMentions(e.getMessage(), "fpp");
+      assertThrows(IllegalArgumentException.class, () -> CuckooFilters.filterOf(0, fpp, col("k")));
+      assertThrows(IllegalArgumentException.class, () -> CuckooFilters.builder(small).fpp(fpp));
+      assertThrows(IllegalArgumentException.class, () -> CuckooFilters.prune(small, small, fpp, "k"));
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.filterOf(-5, 0.01, col("k")));
+    assertMentions(e.getMessage(), "expectedItems");
+    e = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.builder(small).keys("k").expectedItems(1_000_000_000_000_000L).build());
+    assertMentions(e.getMessage(), "expectedItems 1000000000000000");
+    // 0 sizes from the data.
+    byte[] bytes = (byte[]) small.agg(CuckooFilters.filterOf(0, 0.01, col("k"))).first().get(0);
+    assertTrue(bytes.length > 0);
+  }
+
+  @Test
+  void timestampsWithAndWithoutTimeZoneAreNotMixed() {
+    // Spark compares timestamp_ntz with timestamp after reading the former in the session time zone; the
+    // filter hashes each side's microseconds as they are. Outside UTC the one-call join lost matches
+    // (98 of 100 here); now such keys are refused like other types that hash otherwise.
+    try {
+      spark.conf().set("spark.sql.session.timeZone", "America/Los_Angeles");
+      Dataset<Row> big = spark.sql("SELECT CAST(timestamp_micros(id * 3600000000) AS TIMESTAMP_NTZ) AS t, id FROM range(0, 400)");
+      Dataset<Row> dim = spark.sql("SELECT CAST(CAST(timestamp_micros(id * 14400000000) AS TIMESTAMP_NTZ) AS TIMESTAMP) AS t "
+          + "FROM range(0, 100)");
+      assertEquals(100, big.join(dim, seq("t"), "left_semi").count());
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> CuckooFilters.join(big, dim, List.of("t"), "left_semi"));
+      assertMentions(e.getMessage(), "timestamp_ntz vs timestamp");
+      AnalysisException sql = assertThrows(AnalysisException.class, () -> spark.sql("SELECT count(*) FROM range(0, 400) "
+          + "WHERE cuckoo_might_contain((SELECT cuckoo_filter(CAST(timestamp_micros(id) AS TIMESTAMP)) FROM range(0, 100)), "
+          + "CAST(timestamp_micros(id) AS TIMESTAMP_NTZ))"));
+      assertMentions(sql.getMessage(), "argument 2 (key)");
+      // Each kind with itself is fine.
+      assertEquals(100, CuckooFilters.join(big, dim.selectExpr("CAST(t AS TIMESTAMP_NTZ) AS t"), List.of("t"), "left_semi")
+          .count());
+    } finally {
+      spark.conf().set("spark.sql.session.timeZone", "UTC"); // as SparkTestSession sets it
+    }
+  }
+}

@@ -1,0 +1,128 @@
+package dev.cuckoofilter.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Arguments of the SQL functions that no filter can be built or probed with fail at analysis, with a
+ * message naming the function and the argument, never inside tasks or with an internal error.
+ */
+class SqlFunctionArgumentsTest {
+  static SparkSession spark;
+
+  @BeforeAll
+  static void start() {
+    spark = SparkTestSession.local();
+    spark.sql("CREATE OR REPLACE TEMP VIEW sfa_dim AS SELECT id * 4 AS k, CAST(id * 4 AS STRING) AS s FROM range(0, 100)");
+  }
+
+  @AfterAll
+  static void stop() {
+    spark.stop();
+  }
+
+  static String analysisError(String sql) {
+    Exception e = assertThrows(Exception.class, () -> spark.sql(sql).collect(), sql);
+    assertTrue(e instanceof AnalysisException, () -> "expected an analysis error for " + sql + ", got " + e);
+    return e.getMessage();
+  }
+
+  static void assertMentions(String message, String... parts) {
+    for (String part : parts) {
+      assertTrue(message.contains(part), () -> "'" + part + "' missing from: " + message);
+    }
+  }
+
+  @Test
+  void sizesAndRatesNoFilterCanHaveFailAtAnalysis() {
+    // Too many keys for the largest table: refused before a task runs, with the number given.
+    assertMentions(analysisError("SELECT cuckoo_filter(k, 9223372036854775807) FROM sfa_dim"),
+        "cuckoo_filter", "argument 2 (expectedItems)", "9223372036854775807");
+    // A decimal literal beyond 64 bits is not wrapped around into another number.
+    assertMentions(analysisError("SELECT cuckoo_filter(k, 100000000000000000000) FROM sfa_dim"),
+        "cuckoo_filter", "argument 2 (expectedItems)", "100000000000000000000");
+    // Rates in (0, 1) that 32-bit fingerprints cannot deliver, with or without a size.
+    assertMentions(analysisError("SELECT cuckoo_filter(k, 100, 1e-15) FROM sfa_dim"), "cuckoo_filter", "argument 3 (fpp)");
+    assertMentions(analysisError("SELECT cuckoo_filter(k, NULL, 1e-15) FROM sfa_dim"), "cuckoo_filter", "argument 3 (fpp)");
+    // An integer rate is a number: the message says what is wrong with it.
+    assertMentions(analysisError("SELECT cuckoo_filter(k, 100, 1) FROM sfa_dim"), "argument 3 (fpp) must be in (0, 1)");
+    // Sizes given as decimals of scale 0 (any precision) are fine.
+    assertEquals(1, spark.sql("SELECT cuckoo_filter(k, CAST(100 AS DECIMAL(30, 0)), 0.01) FROM sfa_dim").count());
+  }
+
+  /** The innermost IllegalArgumentException of a failure, whatever wraps it (task failures, awaitResult). */
+  static String illegalArgument(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof IllegalArgumentException) {
+        return t.getMessage();
+      }
+    }
+    throw new AssertionError("no IllegalArgumentException in " + e, e);
+  }
+
+  @Test
+  void bytesThatAreNoFilterNameTheFunctionWhereverTheyComeFrom() {
+    // Constants: at analysis, for both functions.
+    assertMentions(analysisError("SELECT cuckoo_might_contain(X'00', 4)"),
+        "cuckoo_might_contain: argument 1 (filter) is not a valid cuckoo filter");
+    assertMentions(analysisError("SELECT cuckoo_filter_info(X'0001')"),
+        "cuckoo_filter_info: argument 1 (filter) is not a valid cuckoo filter");
+    // A subquery the optimizer turns into a constant: the query used to fail with Spark's internal
+    // "Invalid call to exprId on unresolved object"; now the probe names itself when it reads the bytes.
+    for (String subquery : new String[] {"(SELECT X'00')", "(SELECT X'00' AS b)", "(SELECT b FROM VALUES (X'0102') AS t(b))"}) {
+      Exception e = assertThrows(Exception.class,
+          () -> spark.sql("SELECT cuckoo_might_contain(" + subquery + ", k) FROM sfa_dim").collect());
+      assertMentions(illegalArgument(e), "cuckoo_might_contain: argument 1 (filter) is not a valid cuckoo filter");
+    }
+    // Valid bytes through such a subquery work.
+    byte[] bytes = (byte[]) spark.sql("SELECT cuckoo_filter(k, 100, 0.001) FROM sfa_dim").first().get(0);
+    String literal = "X'" + java.util.HexFormat.of().formatHex(bytes) + "'";
+    assertEquals(true, spark.sql("SELECT cuckoo_might_contain((SELECT " + literal + "), 8L)").first().get(0));
+    assertEquals(null, spark.sql("SELECT cuckoo_might_contain((SELECT CAST(NULL AS BINARY)), 8L)").first().get(0));
+  }
+
+  @Test
+  void keysThatHashOtherwiseThanTheSubquerysFilterAreRefused() {
+    // A string or a double never hashes like the bigint it equals: these probes answered false for keys
+    // that are in the filter (2 and 4 of 400 rows kept instead of 100).
+    String filter = "(SELECT cuckoo_filter(k) FROM sfa_dim)";
+    assertMentions(analysisError("SELECT cuckoo_might_contain(" + filter + ", CAST(id AS STRING)) FROM range(0, 400)"),
+        "cuckoo_might_contain", "argument 2 (key)", "string", "bigint");
+    assertMentions(analysisError("SELECT cuckoo_might_contain((SELECT f FROM (SELECT cuckoo_filter(k) AS f FROM sfa_dim)), "
+        + "CAST(id AS DOUBLE)) FROM range(0, 400)"), "cuckoo_might_contain", "argument 2 (key)", "double");
+    assertMentions(analysisError("SELECT cuckoo_might_contain((SELECT cuckoo_filter(struct(k, s)) FROM sfa_dim), "
+        + "struct(s, k)) FROM sfa_dim"), "cuckoo_might_contain", "argument 2 (key)");
+    assertMentions(analysisError("SELECT cuckoo_might_contain((SELECT cuckoo_filter(k, 100, 0.01) FROM sfa_dim), "
+        + "CAST(k AS DECIMAL(20, 2))) FROM sfa_dim"), "cuckoo_might_contain", "argument 2 (key)");
+    // Keys that hash alike are fine: integer widths, a struct and its fields as several arguments.
+    assertEquals(100, spark.sql("SELECT * FROM range(0, 400) WHERE cuckoo_might_contain(" + filter
+        + ", CAST(id AS INT)) AND id % 4 = 0").count());
+    assertEquals(100, spark.sql("SELECT * FROM sfa_dim WHERE cuckoo_might_contain("
+        + "(SELECT cuckoo_filter(struct(k, s)) FROM sfa_dim), CAST(k AS INT), s)").count());
+  }
+
+  @Test
+  void tooSmallASizeNamesBothNumbersAndNoWrongOne() {
+    // 400 distinct keys in a filter sized for 10: the build counts distinct entries of that small table,
+    // which keys share, and reported them as "the input has 2xx distinct keys".
+    Exception e = assertThrows(Exception.class,
+        () -> spark.sql("SELECT cuckoo_filter(id, 10) FROM range(0, 400)").collect());
+    Throwable t = e;
+    while (t != null && !(t instanceof IllegalStateException)) {
+      t = t.getCause();
+    }
+    assertTrue(t != null, () -> "no IllegalStateException in " + e);
+    String m = t.getMessage();
+    assertMentions(m, "cuckoo_filter", "10 expectedItems", "at least");
+    java.util.regex.Matcher n = java.util.regex.Pattern.compile("at least (\\d+) distinct keys").matcher(m);
+    assertTrue(n.find(), m);
+    assertTrue(Long.parseLong(n.group(1)) > 10 && Long.parseLong(n.group(1)) <= 400, m);
+  }
+}
