@@ -60,12 +60,12 @@ class CommandLinesTest {
         "1e-300");
     assertEquals(ExitCodes.USAGE, unreachableFpp.code(), unreachableFpp.err());
     assertTrue(unreachableFpp.err().startsWith("build-filter: error: --fpp 1.0E-300 cannot be met: fpp 1.0E-300 is "
-        + "below what 32-bit fingerprints can deliver\n"), unreachableFpp.err());
+        + "below what 32-bit fingerprints can deliver: fpp must be at least "), unreachableFpp.err());
     Run tooManyItems = run(new BuildFilterJob(), "--input", "/d", "--keys", "id", "--location", "/f",
         "--expected-items", "99999999999999999");
     assertEquals(ExitCodes.USAGE, tooManyItems.code(), tooManyItems.err());
     assertTrue(tooManyItems.err().startsWith("build-filter: error: --expected-items 99999999999999999 with --fpp 0.01 "
-        + "cannot be met: expectedItems 99999999999999999 needs "), tooManyItems.err());
+        + "cannot be met: expectedItems must be at most "), tooManyItems.err());
 
     Run halfASnapshot = run(new UpdateFilterJob(), "--location", "/f", "--before", "/b");
     assertEquals(ExitCodes.USAGE, halfASnapshot.code());

@@ -222,7 +222,7 @@ public final class Sizing {
           + " buckets of " + b + (semiSorted ? ", semi-sorted" : "") + "), got " + expectedItems);
     }
     throw new IllegalArgumentException("fpp " + fpp + " is below what 32-bit fingerprints can deliver: fpp must be "
-        + "at least " + smallestFpp + " for " + expectedItems + " items");
+        + "at least " + smallestFpp + " for " + expectedItems + (expectedItems == 1 ? " item" : " items"));
   }
 
   /** Sizing for a fixed bucket size, or null if {@code fpp} cannot be reached with 32-bit fingerprints. */
