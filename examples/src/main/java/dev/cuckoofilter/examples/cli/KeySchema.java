@@ -32,7 +32,7 @@ final class KeySchema {
   record Column(String name, String type) {
     /**
      * What the type hashes as, like {@code KeyTypes.category} of the Spark type: int and long alike,
-     * float and double alike, timestamps alike, decimals by scale.
+     * float and double alike, decimals by scale; timestamp and timestamp_ntz apart.
      */
     String category() {
       switch (type) {
@@ -41,14 +41,13 @@ final class KeySchema {
         case "integer":
         case "long":
           return "integer";
-        case "timestamp":
-        case "timestamp_ntz":
-          return "timestamp";
         case "float":
         case "double":
           return "floating";
         case "boolean":
         case "date":
+        case "timestamp":
+        case "timestamp_ntz":
         case "string":
         case "binary":
           return type;

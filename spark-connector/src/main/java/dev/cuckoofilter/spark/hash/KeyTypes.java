@@ -47,7 +47,10 @@ public final class KeyTypes {
 
   /**
    * What a key type hashes as: types in one category hash the same values alike (int and long, float and
-   * double), so a filter built on one can be probed with the other; other pairs are refused.
+   * double), so a filter built on one can be probed with the other; other pairs are refused. timestamp
+   * and timestamp_ntz are different categories: both hash their microseconds, but Spark compares them
+   * after converting one in the session time zone, so equal values have other microseconds (unless the
+   * zone is UTC), and a filter of one would miss keys of the other.
    */
   public static String category(DataType type) {
     if (type instanceof StructType) {
@@ -62,8 +65,11 @@ public final class KeyTypes {
         || type instanceof LongType) {
       return "integer";
     }
-    if (type instanceof TimestampType || type instanceof TimestampNTZType) {
+    if (type instanceof TimestampType) {
       return "timestamp";
+    }
+    if (type instanceof TimestampNTZType) {
+      return "timestamp_ntz";
     }
     if (type instanceof FloatType || type instanceof DoubleType) {
       return "floating";
@@ -77,9 +83,7 @@ public final class KeyTypes {
   /**
    * What a composite key hashes as, for probes: the categories of its components, structs expanded into
    * their fields at any depth (as {@link KeyHashing#flatten} hashes them), so {@code (a, b)},
-   * {@code struct(a, b)} and {@code struct(struct(a), b)} are the same key. Unlike {@link #category},
-   * timestamp and timestamp_ntz differ: both hash their microseconds, but Spark compares them after
-   * converting one in the session time zone, so equal values have other microseconds (unless it is UTC).
+   * {@code struct(a, b)} and {@code struct(struct(a), b)} are the same key.
    */
   public static String flatCategories(List<DataType> types) {
     List<String> parts = new ArrayList<>();
@@ -95,7 +99,7 @@ public final class KeyTypes {
         addFlat(field.dataType(), parts);
       }
     } else {
-      parts.add(type instanceof TimestampNTZType ? "timestamp_ntz" : category(type));
+      parts.add(category(type));
     }
   }
 

@@ -20,6 +20,9 @@ class KeyTypesTest {
     assertEquals(KeyTypes.category(DataTypes.IntegerType), KeyTypes.category(DataTypes.LongType));
     assertEquals(KeyTypes.category(DataTypes.FloatType), KeyTypes.category(DataTypes.DoubleType));
     assertNotEquals(KeyTypes.category(DataTypes.DateType), KeyTypes.category(DataTypes.IntegerType));
+    // Equal timestamp and timestamp_ntz values differ in microseconds outside UTC: updates, jobs and
+    // probes must not mix them.
+    assertNotEquals(KeyTypes.category(DataTypes.TimestampType), KeyTypes.category(DataTypes.TimestampNTZType));
     assertNotEquals(KeyTypes.category(DataTypes.createDecimalType(10, 2)),
         KeyTypes.category(DataTypes.createDecimalType(10, 3)));
     assertEquals(KeyTypes.category(DataTypes.createDecimalType(10, 2)),
