@@ -196,8 +196,7 @@ public final class CuckooFilters {
     for (StructField f : fields) {
       if (!KeyTypes.supported(f.dataType())) {
         throw new IllegalArgumentException("key column " + f.name() + " has unsupported type "
-            + f.dataType().simpleString() + "; keys can be integral, boolean, float, double, decimal, string, "
-            + "binary, date, timestamp or structs of these");
+            + f.dataType().simpleString() + "; keys can be " + KeyTypes.SUPPORTED_TYPES);
       }
     }
   }

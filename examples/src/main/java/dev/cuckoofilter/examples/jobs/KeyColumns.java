@@ -40,8 +40,8 @@ final class KeyColumns {
       }
       if (!KeyTypes.supported(field.dataType())) {
         throw new InputException("key column " + name + " of " + what + " has type "
-            + field.dataType().simpleString() + ", which cannot be a filter key; keys can be integral, boolean, float, "
-            + "double, decimal, string, binary, date, timestamp or structs of these");
+            + field.dataType().simpleString() + ", which cannot be a filter key; keys can be "
+            + KeyTypes.SUPPORTED_TYPES);
       }
       fields.add(field);
     }

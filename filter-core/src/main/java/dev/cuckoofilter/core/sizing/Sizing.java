@@ -186,7 +186,8 @@ public final class Sizing {
 
   /**
    * Chooses the bucket size in {2, 4, 8} and the fingerprint width that give the fewest bits per item
-   * for {@code fpp} (Fig. 3 of the paper: b = 2 wins above about 0.2%, b = 4 below, b = 8 rarely), and
+   * for {@code fpp} (Fig. 3 of the paper: b = 4 mostly, b = 2 in narrow windows of rates down to about
+   * 0.01%, b = 8 rarely; see docs/SIZING.md), and
    * the bucket count for {@code expectedItems}. Ties go to b = 4, the paper's default. Bucket sizes
    * whose table would need more than {@link #MAX_BUCKETS} buckets are left out, so the largest filters
    * get b = 4 or b = 8.

@@ -177,8 +177,7 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
     for (Expression k : ks) {
       if (!KeyTypes.supported(k.dataType())) {
         return new TypeCheckResult.TypeCheckFailure(NAME + ": argument 1 (key) has unsupported type "
-            + k.dataType().simpleString() + "; keys can be integral, boolean, float, double, decimal, string, "
-            + "binary, date, timestamp or structs of these");
+            + k.dataType().simpleString() + "; keys can be " + KeyTypes.SUPPORTED_TYPES);
       }
     }
     return TypeCheckResult.TypeCheckSuccess$.MODULE$;

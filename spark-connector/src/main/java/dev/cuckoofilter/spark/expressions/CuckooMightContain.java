@@ -130,8 +130,7 @@ public final class CuckooMightContain extends JavaExpression {
     for (int i = 0; i < ks.size(); i++) {
       if (!KeyTypes.supported(ks.get(i).dataType())) {
         return failure("argument " + (i + 2) + " (key) has unsupported type " + ks.get(i).dataType().simpleString()
-            + "; keys can be integral, boolean, float, double, decimal, string, binary, date, timestamp or structs"
-            + " of these");
+            + "; keys can be " + KeyTypes.SUPPORTED_TYPES);
       }
     }
     if (filter instanceof FilterReference && ((FilterReference) filter).keyFields() != null) {

@@ -28,6 +28,10 @@ import org.apache.spark.sql.types.TimestampType;
  * does not depend on the hashing code.
  */
 public final class KeyTypes {
+  /** What {@link #supported} accepts, for error messages: "keys can be " + this. */
+  public static final String SUPPORTED_TYPES =
+      "integral, boolean, float, double, decimal, string, binary, date, timestamp, timestamp_ntz or structs of these";
+
   private KeyTypes() {}
 
   /** True if values of this type can be keys (structs: if all their fields can). */

@@ -50,8 +50,7 @@ public record FilterMetadata(List<StructField> keyColumns, double fpp, long item
       }
       if (!KeyTypes.supported(f.dataType())) {
         throw new IllegalArgumentException("FilterMetadata.keyColumns: key column " + f.name() + " has unsupported type "
-            + f.dataType().simpleString() + "; keys can be integral, boolean, float, double, decimal, string, "
-            + "binary, date, timestamp or structs of these");
+            + f.dataType().simpleString() + "; keys can be " + KeyTypes.SUPPORTED_TYPES);
       }
     }
     keyColumns = List.copyOf(keyColumns);
