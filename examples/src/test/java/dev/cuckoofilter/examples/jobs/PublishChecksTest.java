@@ -18,6 +18,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -117,5 +118,37 @@ class PublishChecksTest {
         added, "--current", customers);
     assertEquals(ExitCodes.USAGE, future.code(), future.describe());
     assertTrue(future.err().contains("version 9 does not exist"), future.describe());
+  }
+
+  @Test
+  void aBuildWithOtherKeyColumnsIsRefusedUnlessItReKeysTheLocation() throws IOException {
+    FilterStore store = published("rekey");
+    Run otherKeys = run(new BuildFilterJob(), "--input", orders, "--keys", "customer_id", "--location",
+        location("rekey"));
+    assertEquals(ExitCodes.USAGE, otherKeys.code(), otherKeys.describe());
+    assertTrue(otherKeys.err().startsWith("build-filter: error: location " + store.location() + ": version 2 would "
+        + "have the key columns (customer_id bigint) but version 1, the latest, has (id bigint): key column 1 is "
+        + "customer_id bigint instead of id bigint. Nothing was published."), otherKeys.describe());
+    assertTrue(otherKeys.err().contains("--new-keys"), otherKeys.describe());
+    assertFalse(otherKeys.err().contains("\tat "), "no stack trace: " + otherKeys.describe());
+    assertEquals("", otherKeys.out(), "refused before the build: " + otherKeys.describe());
+    assertEquals(List.of(1L), store.versionNumbers());
+
+    Run otherType = run(new BuildFilterJob(), "--input", customers, "--keys", "name", "--location", location("rekey"));
+    assertEquals(ExitCodes.USAGE, otherType.code(), otherType.describe());
+    assertTrue(otherType.err().contains("key column 1 is name string instead of id bigint"), otherType.describe());
+
+    // The same key columns rebuild the location as before.
+    Run rebuild = run(new BuildFilterJob(), "--input", customers, "--keys", "id", "--location", location("rekey"));
+    assertEquals(ExitCodes.OK, rebuild.code(), rebuild.describe());
+    assertEquals(2, store.readLatest().version().version());
+
+    // Deliberately re-keyed.
+    Run rekeyed = run(new BuildFilterJob(), "--input", orders, "--keys", "customer_id", "--location", location("rekey"),
+        "--new-keys");
+    assertEquals(ExitCodes.OK, rekeyed.code(), rekeyed.describe());
+    assertEquals(List.of(DataTypes.createStructField("customer_id", DataTypes.LongType, true)),
+        store.readLatest().metadata().keyColumns());
+    assertEquals(3, store.readLatest().version().version());
   }
 }
