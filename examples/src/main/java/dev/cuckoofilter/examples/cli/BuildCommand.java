@@ -58,6 +58,11 @@ final class BuildCommand extends StoreCommand {
       description = "Where the keys come from, recorded in the metadata (default: the input paths).")
   String source;
 
+  @Option(names = "--new-keys",
+      description = "Re-key the location: publish although --keys (names or types) differ from the latest version's "
+          + "key columns, which is refused otherwise.")
+  boolean newKeys;
+
   @Override
   public Integer call() throws Exception {
     sizing.requireFeasible();
@@ -119,7 +124,7 @@ final class BuildCommand extends StoreCommand {
     out.println("built a filter of " + KeySchema.describe(keyColumns) + ": " + Publishing.statistics(filter));
     // Nullable, as Spark reads every column of a file source.
     FilterVersion published = Publishing.publishNext(store, filter, KeySchema.json(keyColumns),
-        source != null ? source : "parquet " + String.join(", ", inputs), "cuckoo " + spec.name());
+        source != null ? source : "parquet " + String.join(", ", inputs), "cuckoo " + spec.name(), newKeys);
     out.println("published " + published);
     return ExitCodes.OK;
   }

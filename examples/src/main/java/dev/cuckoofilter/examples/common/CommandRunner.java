@@ -2,6 +2,7 @@ package dev.cuckoofilter.examples.common;
 
 import dev.cuckoofilter.spark.store.FilterConflictException;
 import dev.cuckoofilter.spark.store.FilterVersionNotFoundException;
+import dev.cuckoofilter.spark.store.KeyColumnsChangedException;
 import dev.cuckoofilter.spark.store.StoredFilterCorruptException;
 import java.io.PrintWriter;
 import picocli.CommandLine.ParameterException;
@@ -82,7 +83,8 @@ public final class CommandRunner {
   private static Throwable expectedCause(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof FilterConflictException || t instanceof StoredFilterCorruptException
-          || t instanceof InputException || t instanceof FilterVersionNotFoundException) {
+          || t instanceof InputException || t instanceof FilterVersionNotFoundException
+          || t instanceof KeyColumnsChangedException) {
         return t;
       }
     }

@@ -25,17 +25,32 @@ public final class Publishing {
    *
    * @param createdBy the job or subcommand, recorded in the metadata property {@value #CREATED_BY}
    * @throws dev.cuckoofilter.spark.store.FilterConflictException if another writer published meanwhile
+   * @throws dev.cuckoofilter.spark.store.KeyColumnsChangedException if the key columns are not the latest
+   *     version's
    */
   public static FilterVersion publishNext(FilterStore store, CuckooFilter filter, String keyColumnsJson,
       String source, String createdBy) throws IOException {
+    return publishNext(store, filter, keyColumnsJson, source, createdBy, false);
+  }
+
+  /**
+   * {@link #publishNext(FilterStore, CuckooFilter, String, String, String)}, re-keying the location if
+   * {@code newKeys} (the {@code --new-keys} option): the key columns may then differ from the latest
+   * version's.
+   */
+  public static FilterVersion publishNext(FilterStore store, CuckooFilter filter, String keyColumnsJson,
+      String source, String createdBy, boolean newKeys) throws IOException {
     long parent = store.latest().map(FilterVersion::version).orElse(FilterMetadata.NO_PARENT);
-    return publish(store, filter, keyColumnsJson, source, createdBy, parent);
+    VersionMetadata metadata = VersionMetadata.of(filter, keyColumnsJson, source, parent)
+        .withProperties(Map.of(CREATED_BY, createdBy));
+    return newKeys ? store.publishWithNewKeys(filter, metadata) : store.publish(filter, metadata);
   }
 
   /**
    * Publishes {@code filter} as the version after {@code parentVersion}, which must still be the latest.
    *
    * @throws dev.cuckoofilter.spark.store.FilterConflictException if it no longer is
+   * @throws dev.cuckoofilter.spark.store.KeyColumnsChangedException if the key columns are not its
    */
   public static FilterVersion publish(FilterStore store, CuckooFilter filter, String keyColumnsJson, String source,
       String createdBy, long parentVersion) throws IOException {

@@ -15,6 +15,7 @@ import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructField;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -54,6 +55,11 @@ public final class BuildFilterJob extends SparkJob {
       description = "Where the keys come from, recorded in the metadata (default: the format and --input).")
   String source;
 
+  @Option(names = "--new-keys",
+      description = "Re-key the location: publish although --keys (names or types) differ from the latest version's "
+          + "key columns, which is refused otherwise.")
+  boolean newKeys;
+
   /** Runs the job; see {@link SparkJob#runAndExit}. */
   public static void main(String[] args) {
     runAndExit(new BuildFilterJob(), args);
@@ -68,7 +74,10 @@ public final class BuildFilterJob extends SparkJob {
   int run(SparkSession spark, PrintWriter out) throws Exception {
     FilterStore store = Locations.openForPublishing(location, spark.sessionState().newHadoopConf(), "--location");
     Dataset<Row> data = dataset.read(spark, input, "--input");
-    KeyColumns.resolve(data, keys, "--input " + input);
+    List<StructField> keyFields = KeyColumns.resolve(data, keys, "--input " + input);
+    if (!newKeys) {
+      store.requireKeyColumnsOfLatest(KeyColumns.json(keyFields)); // before the build; publish checks again
+    }
     CuckooFilters.Builder builder = CuckooFilters.builder(data).keys(keys.toArray(new String[0]))
         .fpp(sizing.fpp()).headroom(sizing.headroom());
     sizing.expectedItems().ifPresent(builder::expectedItems);
@@ -87,7 +96,7 @@ public final class BuildFilterJob extends SparkJob {
     out.println("built a filter of " + KeyColumns.describe(filter.keyFields()) + ": "
         + Publishing.statistics(filter.filter()));
     FilterVersion version = Publishing.publishNext(store, filter.filter(), KeyColumns.json(filter.keyFields()),
-        source != null ? source : dataset.format + " " + input, spec.name());
+        source != null ? source : dataset.format + " " + input, spec.name(), newKeys);
     out.println("published " + version);
     return ExitCodes.OK;
   }

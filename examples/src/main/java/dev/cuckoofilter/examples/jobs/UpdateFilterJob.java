@@ -3,12 +3,14 @@ package dev.cuckoofilter.examples.jobs;
 import dev.cuckoofilter.examples.common.ExitCodes;
 import dev.cuckoofilter.examples.common.Locations;
 import dev.cuckoofilter.examples.common.Publishing;
+import dev.cuckoofilter.spark.store.FilterConflictException;
 import dev.cuckoofilter.spark.store.FilterStore;
 import dev.cuckoofilter.spark.store.FilterVersion;
 import dev.cuckoofilter.spark.store.StoredFilter;
 import dev.cuckoofilter.spark.update.ChangeSet;
 import dev.cuckoofilter.spark.update.FilterUpdater;
 import dev.cuckoofilter.spark.update.UpdateResult;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
@@ -108,6 +110,9 @@ public final class UpdateFilterJob extends SparkJob {
   @Override
   int run(SparkSession spark, PrintWriter out) throws Exception {
     FilterStore store = Locations.open(location, spark.sessionState().newHadoopConf(), "--location");
+    if (baseVersion > 0) {
+      requireLatest(store, baseVersion);
+    }
     StoredFilter base = baseVersion > 0 ? store.read(baseVersion) : store.readLatest();
     List<StructField> keys = base.metadata().keyColumns();
     List<String> names = KeyColumns.names(keys);
@@ -136,6 +141,20 @@ public final class UpdateFilterJob extends SparkJob {
     out.println("published " + published + (result.rebuilt() ? ", rebuilt" : ", updated") + " from version "
         + base.version().version());
     return ExitCodes.OK;
+  }
+
+  /**
+   * Fails before any work if {@code --base-version} is no longer the latest version: the result could not
+   * be published. The publish still checks atomically, for a version published while the job runs.
+   */
+  private static void requireLatest(FilterStore store, long baseVersion) throws IOException {
+    List<Long> versions = store.versionNumbers();
+    long latest = versions.isEmpty() ? -1 : versions.get(versions.size() - 1);
+    if (latest > baseVersion) {
+      throw new FilterConflictException(store.location(), latest, "--base-version " + baseVersion + " is not the "
+          + "latest version of " + store.location() + " any more (the latest is " + latest + "), so the change was "
+          + "not applied");
+    }
   }
 
   private Dataset<Row> read(SparkSession spark, String option, String pathOrTable, List<StructField> keys,

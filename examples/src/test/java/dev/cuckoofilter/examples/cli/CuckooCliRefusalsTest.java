@@ -81,6 +81,30 @@ class CuckooCliRefusalsTest {
   }
 
   @Test
+  void aBuildWithOtherKeyColumnsIsRefusedUnlessItReKeysTheLocation() throws IOException {
+    Path file = dir.resolve("names").resolve("part-0.parquet");
+    MessageType schema = MessageTypeParser.parseMessageType("message m { required binary name (STRING); }");
+    SimpleGroupFactory rows = new SimpleGroupFactory(schema);
+    try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(file.toUri()))
+        .withType(schema).withConf(new Configuration()).build()) {
+      writer.write(rows.newGroup().append("name", "c-1"));
+    }
+    ChildProcess.Result first = cuckoo("build", "--keys", "id", "--input", ids0, location("keyed"));
+    assertEquals(ExitCodes.OK, first.exitCode(), first.describe());
+    ChildProcess.Result other = cuckoo("build", "--keys", "name", "--input", file.getParent().toString(),
+        location("keyed"));
+    assertRefused(ExitCodes.USAGE, "cuckoo build: error: location file:" + location("keyed") + ": version 2 would have "
+        + "the key columns (name string) but version 1, the latest, has (id bigint): key column 1 is name string "
+        + "instead of id bigint.", other);
+    ChildProcess.Result info = cuckoo("info", location("keyed"));
+    assertTrue(info.stdout().contains("versions: 1"), info.describe());
+    ChildProcess.Result rekeyed = cuckoo("build", "--keys", "name", "--new-keys", "--input",
+        file.getParent().toString(), location("keyed"));
+    assertEquals(ExitCodes.OK, rekeyed.exitCode(), rekeyed.describe());
+    assertTrue(rekeyed.stdout().contains("version 2"), rekeyed.describe());
+  }
+
+  @Test
   void sizingThatCannotBeMetIsRefusedBeforeReading() {
     ChildProcess.Result fpp = cuckoo("build", location("never"), "--input", ids0, "--keys", "id", "--fpp", "1e-300");
     assertRefused(ExitCodes.USAGE, "cuckoo build: error: --fpp 1.0E-300 cannot be met: ", fpp);

@@ -138,10 +138,14 @@ record CommitRecord(long version, String commitId, String parentCommitId, Instan
     if (fpp == null || !fpp.isNumber()) {
       throw new Malformed("field fpp is missing or not a number");
     }
+    long formatVersion = integer(m, "formatVersion");
+    if (formatVersion < Integer.MIN_VALUE || formatVersion > Integer.MAX_VALUE) {
+      throw new Malformed("field formatVersion " + formatVersion + " is out of range"); // not cast to another one
+    }
     VersionMetadata metadata;
     try {
       metadata = new VersionMetadata(keys.toString(), fpp.asDouble(), integer(m, "itemCount"), integer(m, "capacity"),
-          text(m, "source"), instant(m, "createdAt"), integer(m, "parentVersion"), (int) integer(m, "formatVersion"),
+          text(m, "source"), instant(m, "createdAt"), integer(m, "parentVersion"), (int) formatVersion,
           properties);
     } catch (IllegalArgumentException e) {
       throw new Malformed(e.getMessage());

@@ -223,6 +223,9 @@ public final class FilterStore {
    *                                  is older than the latest version; nothing of this publish remains
    * @throws IllegalArgumentException if the metadata does not describe the filter, or names a parent
    *                                  newer than the latest version
+   * @throws KeyColumnsChangedException if the key columns are not those of the parent version (other
+   *                                  names, or types that do not hash alike; see
+   *                                  {@link #publishWithNewKeys(CuckooFilter, FilterMetadata)})
    */
   public FilterVersion publish(CuckooFilter filter, FilterMetadata metadata) throws IOException {
     return publish(filter, metadata, PublishHook.NONE);
@@ -231,10 +234,44 @@ public final class FilterStore {
   /**
    * {@link #publish(CuckooFilter, FilterMetadata)} without Spark, with the key columns as Spark schema JSON.
    * Which types the key columns have is not checked here (that needs Spark's type classes): the caller
-   * must describe them as Spark would, or Spark readers refuse the version as corrupt.
+   * must describe them as Spark would, or Spark readers refuse the version as corrupt. That they are the
+   * parent version's key columns is checked.
    */
   public FilterVersion publish(CuckooFilter filter, VersionMetadata metadata) throws IOException {
     return publish(filter, metadata, PublishHook.NONE);
+  }
+
+  /**
+   * {@link #publish(CuckooFilter, FilterMetadata)} that may re-key the location: the key columns may differ
+   * from the parent version's. Probes and updates made for the old key columns are refused from this
+   * version on; use it only to change a location's key deliberately.
+   */
+  public FilterVersion publishWithNewKeys(CuckooFilter filter, FilterMetadata metadata) throws IOException {
+    if (metadata == null) {
+      throw new IllegalArgumentException("publishWithNewKeys: metadata is null");
+    }
+    return publish(filter, metadata.toVersionMetadata(), PublishHook.NONE, true);
+  }
+
+  /** {@link #publishWithNewKeys(CuckooFilter, FilterMetadata)} without Spark (see {@link #publish(CuckooFilter, VersionMetadata)}). */
+  public FilterVersion publishWithNewKeys(CuckooFilter filter, VersionMetadata metadata) throws IOException {
+    return publish(filter, metadata, PublishHook.NONE, true);
+  }
+
+  /**
+   * Checks, reading only the latest commit record, that a version with these key columns can be published
+   * on the latest version without re-keying the location: the check {@link #publish} makes, for jobs that
+   * want to fail before computing a filter. Nothing is checked on a location without versions.
+   *
+   * @param keyColumnsJson the key columns as Spark schema JSON ({@code StructType.json()})
+   * @throws KeyColumnsChangedException if they differ from the latest version's
+   */
+  public void requireKeyColumnsOfLatest(String keyColumnsJson) throws IOException {
+    List<KeyColumnsJson.Column> keys = KeyColumnsJson.columns(VersionMetadata.normalizedKeyColumns(keyColumnsJson));
+    CommitRecord latest = latestCommit();
+    if (latest != null) {
+      requireSameKeys(latest, keys, latest.version() + 1);
+    }
   }
 
   /** Where a test can stop a writer between writing its data file and committing. */
@@ -253,6 +290,11 @@ public final class FilterStore {
   }
 
   FilterVersion publish(CuckooFilter filter, VersionMetadata metadata, PublishHook hook) throws IOException {
+    return publish(filter, metadata, hook, false);
+  }
+
+  private FilterVersion publish(CuckooFilter filter, VersionMetadata metadata, PublishHook hook, boolean newKeys)
+      throws IOException {
     if (filter == null) {
       throw new IllegalArgumentException("publish: filter is null");
     }
@@ -282,6 +324,9 @@ public final class FilterStore {
             + " was withdrawn or removed meanwhile");
       }
       parentCommitId = parentRecord.commitId();
+      if (!newKeys) {
+        requireSameKeys(parentRecord, KeyColumnsJson.columns(metadata.keyColumnsJson()), version);
+      }
     }
     String commitId = UUID.randomUUID().toString();
     Path dataFile = layout.dataFile(StoreLayout.dataName(version, commitId));
@@ -290,6 +335,24 @@ public final class FilterStore {
     CommitRecord record = new CommitRecord(version, commitId, parentCommitId, Instant.now(), data, metadata);
     commit(record, dataFile);
     return record.toVersion(location);
+  }
+
+  /**
+   * Refuses key columns other than {@code parent}'s: probes and updates of the location rely on them. The
+   * parent is the latest version when this runs; a version published after it makes this publish a
+   * conflict at the commit, so its key columns need no check.
+   */
+  private void requireSameKeys(CommitRecord parent, List<KeyColumnsJson.Column> keys, long version)
+      throws KeyColumnsChangedException {
+    List<KeyColumnsJson.Column> parentKeys = KeyColumnsJson.columns(parent.metadata().keyColumnsJson());
+    List<String> differences = KeyColumnsJson.differences(parentKeys, keys);
+    if (!differences.isEmpty()) {
+      throw new KeyColumnsChangedException(location, parent.version(), "location " + location + ": version " + version
+          + " would have the key columns (" + KeyColumnsJson.describe(keys) + ") but version " + parent.version()
+          + ", the latest, has (" + KeyColumnsJson.describe(parentKeys) + "): " + String.join("; ", differences)
+          + ". Nothing was published. Probes and updates of the location use its key columns; to re-key it "
+          + "deliberately, publish with publishWithNewKeys (the jobs: --new-keys)");
+    }
   }
 
   private void requireDescribes(VersionMetadata m, CuckooFilter filter) {

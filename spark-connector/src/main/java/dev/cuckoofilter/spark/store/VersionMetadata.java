@@ -76,7 +76,7 @@ public record VersionMetadata(String keyColumnsJson, double fpp, long itemCount,
    * {@code nullable} is not one), without Spark; which types can be keys is checked where Spark types
    * are made ({@link FilterMetadata#fromVersionMetadata}).
    */
-  private static String normalizedKeyColumns(String json) {
+  static String normalizedKeyColumns(String json) {
     if (json == null || json.isBlank()) {
       throw new IllegalArgumentException("VersionMetadata.keyColumnsJson is missing");
     }

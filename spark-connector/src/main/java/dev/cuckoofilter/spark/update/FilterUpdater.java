@@ -122,7 +122,16 @@ public final class FilterUpdater {
     StoredFilter latest = store.readLatest();
     List<StructField> keys = latest.metadata().keyColumns();
     String[] names = keys.stream().map(StructField::name).toArray(String[]::new);
-    checkKeyTypes(change.current, keys, store.location());
+    // Every dataset of the change: keys of another type hash to other entries, so an added key would be
+    // missing from the filter (a false negative) and a deleted one would not leave it.
+    if (change.isSnapshots()) {
+      checkKeyTypes(change.before, "the snapshot before", keys, store.location());
+      checkKeyTypes(change.current, "the snapshot after", keys, store.location());
+    } else {
+      checkKeyTypes(change.added, "the added rows", keys, store.location());
+      checkKeyTypes(change.deleted, "the deleted rows", keys, store.location());
+      checkKeyTypes(change.current, "the current dataset", keys, store.location());
+    }
     UpdateResult result = update(latest.filter(), change, names);
     FilterMetadata metadata = FilterMetadata.of(result.filter(), keys, source, latest.version().version())
         .withProperties(properties);
@@ -132,18 +141,19 @@ public final class FilterUpdater {
   /** An update and the version it was published as. */
   public record Published(UpdateResult result, FilterVersion version) {}
 
-  private static void checkKeyTypes(Dataset<Row> data, List<StructField> keys, String location) {
+  private static void checkKeyTypes(Dataset<Row> data, String what, List<StructField> keys, String location) {
     for (StructField key : keys) {
       StructField actual;
       try {
         actual = data.schema().apply(key.name());
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("the dataset has no key column " + key.name() + " of the filter at "
-            + location + "; its columns are " + String.join(", ", data.schema().fieldNames()), e);
+        throw new IllegalArgumentException(what + " of the change have no key column " + key.name()
+            + " of the filter at " + location + "; their columns are " + String.join(", ", data.schema().fieldNames()),
+            e);
       }
       if (!KeyTypes.category(actual.dataType()).equals(KeyTypes.category(key.dataType()))) {
         throw new IllegalArgumentException("key column " + key.name() + " is " + actual.dataType().simpleString()
-            + " in the dataset but " + key.dataType().simpleString() + " in the filter at " + location);
+            + " in " + what + " of the change but " + key.dataType().simpleString() + " in the filter at " + location);
       }
     }
   }

@@ -168,7 +168,7 @@ abstract class FilterStoreContract {
     // JSON Spark cannot read as key columns: readable untyped, refused typed as a damaged commit record.
     CuckooFilter g = range(500, 900);
     String unknownType = keys.replace("\"long\"", "\"uuid\"");
-    store.publish(g, VersionMetadata.of(g, unknownType, "a tool", 1));
+    store.publishWithNewKeys(g, VersionMetadata.of(g, unknownType, "a tool", 1));
     assertEquals(g, store.readVersion(2).filter());
     StoredFilterCorruptException e = assertThrows(StoredFilterCorruptException.class, () -> store.read(2));
     assertEquals(store.layout().commitFile(2).toString(), e.file());

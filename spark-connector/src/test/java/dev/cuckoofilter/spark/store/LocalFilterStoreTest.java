@@ -76,6 +76,22 @@ class LocalFilterStoreTest extends FilterStoreContract {
     assertEquals(2, listNames(store, store.layout().data).size());
   }
 
+  @Test
+  void aCommitRecordWithAnOutOfRangeFormatVersionIsDamagedNotReadAsAnother() throws IOException {
+    FilterStore store = newStore();
+    publishChain(store, 1);
+    org.apache.hadoop.fs.Path commit = store.layout().commitFile(1);
+    String original = new String(readAll(store, commit), java.nio.charset.StandardCharsets.UTF_8);
+    // 2^32 + 1: as an int, 1
+    String edited = original.replace("\"formatVersion\" : 1", "\"formatVersion\" : 4294967297");
+    assertFalse(edited.equals(original));
+    overwrite(store, commit, edited.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    StoredFilterCorruptException e = org.junit.jupiter.api.Assertions.assertThrows(StoredFilterCorruptException.class,
+        () -> store.read(1));
+    assertTrue(e.getMessage().contains("field formatVersion 4294967297 is out of range"), e.getMessage());
+    assertEquals(commit.toString(), e.file());
+  }
+
   /** The S3 commit class is the only user of hadoop-aws and the AWS SDK: other locations work without them. */
   @Test
   void localLocationsNeedNeitherHadoopAwsNorTheAwsSdk() throws Exception {

@@ -158,6 +158,29 @@ class FilterUpdaterTest {
     IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
         () -> FilterUpdater.update(store, ChangeSet.between(strings, strings), "bad"));
     assertTrue(e.getMessage().contains("key column k"), e.getMessage());
+    // Every dataset of the change is checked, not only the current one: added keys of another type would
+    // be inserted as other entries, and the filter would miss them.
+    Dataset<Row> addedStrings = rows(List.of(new long[] {7000, 7000})).selectExpr("CAST(k AS STRING) AS k", "row");
+    Dataset<Row> withAdded = rows(after).union(rows(List.of(new long[] {7000, 7000})));
+    IllegalArgumentException addedRefused = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> FilterUpdater.update(store, ChangeSet.of(addedStrings, rows(after).limit(0), withAdded), "bad"));
+    assertEquals("key column k is string in the added rows of the change but bigint in the filter at "
+        + store.location(), addedRefused.getMessage());
+    Dataset<Row> deletedInts = rows(before.subList(100, 110)).selectExpr("CAST(k AS INT) AS k", "row");
+    // int hashes like bigint: accepted
+    assertEquals(3, FilterUpdater.update(store, ChangeSet.of(rows(after).limit(0), deletedInts,
+        rows(after.subList(10, after.size()))), "ints").version().version());
+    Dataset<Row> deletedStrings = rows(before.subList(110, 120)).selectExpr("CAST(k AS STRING) AS k", "row");
+    IllegalArgumentException deleted = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> FilterUpdater.update(store, ChangeSet.of(rows(after).limit(0), deletedStrings,
+            rows(after.subList(20, after.size()))), "bad"));
+    assertTrue(deleted.getMessage().contains("in the deleted rows of the change"), deleted.getMessage());
+    Dataset<Row> noKey = rows(after).selectExpr("row");
+    IllegalArgumentException missing = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> FilterUpdater.update(store, ChangeSet.between(noKey, rows(after)), "bad"));
+    assertTrue(missing.getMessage().startsWith("the snapshot before of the change have no key column k"),
+        missing.getMessage());
+    assertEquals(3, store.readLatest().version().version(), "nothing else was published");
   }
 
   /** A long random sequence of changes against the exact key set. */

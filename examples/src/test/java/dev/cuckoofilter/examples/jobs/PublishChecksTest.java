@@ -1,0 +1,154 @@
+package dev.cuckoofilter.examples.jobs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoofilter.core.CuckooFilter;
+import dev.cuckoofilter.examples.TestSpark;
+import dev.cuckoofilter.examples.common.CommandRunner;
+import dev.cuckoofilter.examples.common.ExitCodes;
+import dev.cuckoofilter.spark.CuckooFilters;
+import dev.cuckoofilter.spark.SparkCuckooFilter;
+import dev.cuckoofilter.spark.store.FilterMetadata;
+import dev.cuckoofilter.spark.store.FilterStore;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The jobs, in this JVM's Spark session, against a location whose state forbids the publish: an
+ * update on a base version that is no longer the latest, and a build with other key columns than the
+ * location's. Both are refused before any work, naming the location and the versions or columns.
+ */
+class PublishChecksTest {
+  @TempDir
+  static Path dir;
+
+  private static SparkSession spark;
+  private static String customers;
+  private static String added;
+  private static String orders;
+
+  private record Run(int code, String out, String err) {
+    String describe() {
+      return "exit " + code + "\n--- stdout:\n" + out + "\n--- stderr:\n" + err;
+    }
+  }
+
+  @BeforeAll
+  static void writeData() {
+    spark = TestSpark.session();
+    customers = dir.resolve("customers").toString();
+    spark.range(0, 500).selectExpr("id", "concat('c-', id) AS name").write().parquet(customers);
+    added = dir.resolve("added").toString();
+    spark.range(500, 600).selectExpr("id", "concat('c-', id) AS name").write().parquet(added);
+    orders = dir.resolve("orders").toString();
+    spark.range(0, 2000).selectExpr("id AS order_id", "id % 1000 AS customer_id").write().parquet(orders);
+  }
+
+  @AfterAll
+  static void stop() {
+    spark.stop();
+  }
+
+  private static Run run(Object job, String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = CommandRunner.execute(job, new PrintWriter(out), new PrintWriter(err), args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  private static String location(String name) {
+    return dir.resolve("filters").resolve(name).toString();
+  }
+
+  /** Version 1 of a location: a filter of the customers' ids. */
+  private static FilterStore published(String name) throws IOException {
+    FilterStore store = FilterStore.open(location(name), spark);
+    SparkCuckooFilter built = CuckooFilters.builder(spark.read().parquet(customers)).keys("id").expectedItems(1000)
+        .build();
+    store.publish(built.filter(), FilterMetadata.of(built.filter(), built.keyFields(), "customers",
+        FilterMetadata.NO_PARENT));
+    return store;
+  }
+
+  @Test
+  void anUpdateOnABaseVersionThatIsNoLongerTheLatestFailsBeforeAnyWork() throws IOException {
+    FilterStore store = published("moved-on");
+    CuckooFilter other = store.readLatest().filter();
+    other.add(-1L);
+    List<StructField> keys = store.readLatest().metadata().keyColumns();
+    store.publish(other, FilterMetadata.of(other, keys, "another writer", 1));
+
+    Run stale = run(new UpdateFilterJob(), "--location", location("moved-on"), "--base-version", "1", "--added", added,
+        "--current", customers);
+    assertEquals(ExitCodes.CONFLICT, stale.code(), stale.describe());
+    assertTrue(stale.err().startsWith("update-filter: error: location " + store.location() + ": version 2 was "
+        + "published concurrently by another writer (retry on version 2); --base-version 1 is not the latest version of "
+        + store.location() + " any more (the latest is 2), so the change was not applied"), stale.describe());
+    assertTrue(stale.err().contains("Nothing was published."), stale.describe());
+    assertFalse(stale.err().contains("\tat "), "no stack trace: " + stale.describe());
+    assertEquals("", stale.out(), "the update was not computed: " + stale.describe());
+    assertEquals(List.of(1L, 2L), store.versionNumbers());
+
+    // Checked before the inputs are even read.
+    Run missingInput = run(new UpdateFilterJob(), "--location", location("moved-on"), "--base-version", "1",
+        "--added", dir.resolve("no-such-dataset").toString(), "--current", customers);
+    assertEquals(ExitCodes.CONFLICT, missingInput.code(), missingInput.describe());
+
+    // A base version that is still the latest is updated and published as before.
+    Run current = run(new UpdateFilterJob(), "--location", location("moved-on"), "--base-version", "2", "--added",
+        added, "--current", customers);
+    assertEquals(ExitCodes.OK, current.code(), current.describe());
+    assertEquals(3, store.readLatest().version().version());
+    assertTrue(store.readLatest().filter().mightContain(550L));
+
+    // A base version that does not exist yet stays a usage error.
+    Run future = run(new UpdateFilterJob(), "--location", location("moved-on"), "--base-version", "9", "--added",
+        added, "--current", customers);
+    assertEquals(ExitCodes.USAGE, future.code(), future.describe());
+    assertTrue(future.err().contains("version 9 does not exist"), future.describe());
+  }
+
+  @Test
+  void aBuildWithOtherKeyColumnsIsRefusedUnlessItReKeysTheLocation() throws IOException {
+    FilterStore store = published("rekey");
+    Run otherKeys = run(new BuildFilterJob(), "--input", orders, "--keys", "customer_id", "--location",
+        location("rekey"));
+    assertEquals(ExitCodes.USAGE, otherKeys.code(), otherKeys.describe());
+    assertTrue(otherKeys.err().startsWith("build-filter: error: location " + store.location() + ": version 2 would "
+        + "have the key columns (customer_id bigint) but version 1, the latest, has (id bigint): key column 1 is "
+        + "customer_id bigint instead of id bigint. Nothing was published."), otherKeys.describe());
+    assertTrue(otherKeys.err().contains("--new-keys"), otherKeys.describe());
+    assertFalse(otherKeys.err().contains("\tat "), "no stack trace: " + otherKeys.describe());
+    assertEquals("", otherKeys.out(), "refused before the build: " + otherKeys.describe());
+    assertEquals(List.of(1L), store.versionNumbers());
+
+    Run otherType = run(new BuildFilterJob(), "--input", customers, "--keys", "name", "--location", location("rekey"));
+    assertEquals(ExitCodes.USAGE, otherType.code(), otherType.describe());
+    assertTrue(otherType.err().contains("key column 1 is name string instead of id bigint"), otherType.describe());
+
+    // The same key columns rebuild the location as before.
+    Run rebuild = run(new BuildFilterJob(), "--input", customers, "--keys", "id", "--location", location("rekey"));
+    assertEquals(ExitCodes.OK, rebuild.code(), rebuild.describe());
+    assertEquals(2, store.readLatest().version().version());
+
+    // Deliberately re-keyed.
+    Run rekeyed = run(new BuildFilterJob(), "--input", orders, "--keys", "customer_id", "--location", location("rekey"),
+        "--new-keys");
+    assertEquals(ExitCodes.OK, rekeyed.code(), rekeyed.describe());
+    assertEquals(List.of(DataTypes.createStructField("customer_id", DataTypes.LongType, true)),
+        store.readLatest().metadata().keyColumns());
+    assertEquals(3, store.readLatest().version().version());
+  }
+}
