@@ -1,6 +1,7 @@
 package dev.cuckoofilter.examples.jobs;
 
 import dev.cuckoofilter.examples.common.ExitCodes;
+import dev.cuckoofilter.examples.common.InputException;
 import dev.cuckoofilter.examples.common.Locations;
 import dev.cuckoofilter.examples.common.Publishing;
 import dev.cuckoofilter.spark.store.FilterConflictException;
@@ -13,6 +14,7 @@ import dev.cuckoofilter.spark.update.UpdateResult;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -144,8 +146,8 @@ public final class UpdateFilterJob extends SparkJob {
   }
 
   /**
-   * Fails before any work if {@code --base-version} is no longer the latest version: the result could not
-   * be published. The publish still checks atomically, for a version published while the job runs.
+   * Fails before any work if {@code --base-version} is no longer the latest version (the result could not
+   * be published) or does not exist. The publish still checks atomically, for a version published while the job runs.
    */
   private static void requireLatest(FilterStore store, long baseVersion) throws IOException {
     List<Long> versions = store.versionNumbers();
@@ -155,6 +157,15 @@ public final class UpdateFilterJob extends SparkJob {
           + "latest version of " + store.location() + " any more (the latest is " + latest + "), so the change was "
           + "not applied");
     }
+    if (!versions.contains(baseVersion)) {
+      throw new InputException("--base-version " + baseVersion + ": " + store.location() + " has no version "
+          + baseVersion + (versions.isEmpty() ? " (it holds no versions)" : " (its versions: " + describe(versions) + ")"));
+    }
+  }
+
+  private static String describe(List<Long> versions) {
+    return versions.size() <= 10 ? versions.stream().map(String::valueOf).collect(Collectors.joining(", "))
+        : versions.get(0) + " to " + versions.get(versions.size() - 1) + ", " + versions.size() + " in all";
   }
 
   private Dataset<Row> read(SparkSession spark, String option, String pathOrTable, List<StructField> keys,

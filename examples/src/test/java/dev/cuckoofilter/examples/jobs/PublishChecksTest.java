@@ -117,7 +117,9 @@ class PublishChecksTest {
     Run future = run(new UpdateFilterJob(), "--location", location("moved-on"), "--base-version", "9", "--added",
         added, "--current", customers);
     assertEquals(ExitCodes.USAGE, future.code(), future.describe());
-    assertTrue(future.err().contains("version 9 does not exist"), future.describe());
+    assertTrue(future.err().contains("--base-version 9: " + store.location() + " has no version 9 (its versions: 1, 2, 3)"),
+        future.describe());
+    assertTrue(future.out().isEmpty(), future.describe());
   }
 
   @Test

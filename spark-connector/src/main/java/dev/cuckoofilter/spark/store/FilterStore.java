@@ -384,8 +384,10 @@ public final class FilterStore {
           + " failed, nothing was published: " + e.getMessage(), e);
     }
     if (written.position() != length) {
-      throw new IllegalStateException("the filter wrote " + written.position() + " bytes, announced " + length
-          + ": was it modified while being published?");
+      deleteQuietly(dataFile); // no commit refers to it
+      throw new IllegalStateException("location " + location + ": the filter wrote " + written.position()
+          + " bytes, announced " + length + " for version " + version + ": was it modified while being published? "
+          + "Nothing was published");
     }
     return new DataFileRef(dataFile.getName(), length, written.headerCrc32c(), written.bodyCrc32c());
   }
