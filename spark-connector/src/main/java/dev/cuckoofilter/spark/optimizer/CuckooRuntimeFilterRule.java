@@ -117,6 +117,9 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
       budget[0]--;
       return new Filter(stored.get().probe(), application);
     }
+    if (!repeatable(creation)) {
+      return application;
+    }
     if (conf.force || !conf.requireSelective || selective(creation)) {
       budget[0]--;
       return new Filter(FilterSubquery.probe(creation, creationKeys, conf.fpp, applicationKeys), application);
@@ -168,6 +171,55 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * The filter's subquery runs the creation side a second time; the filter is right only if that run yields
+   * the join's keys again. Not so with non-deterministic expressions ({@code rand()}, {@code first()}...), nor
+   * where the rows depend on the order they arrive in, which a shuffle does not keep from one run to the
+   * next: a limit, offset, tail or sample, or a window function over a ROWS frame ({@code row_number()},
+   * {@code lag()}, running sums) whose ties may be broken either way.
+   */
+  static boolean repeatable(LogicalPlan plan) {
+    return !plan.exists(new AbstractFunction1<LogicalPlan, Object>() {
+      @Override
+      public Object apply(LogicalPlan node) {
+        if (node instanceof org.apache.spark.sql.catalyst.plans.logical.GlobalLimit
+            || node instanceof org.apache.spark.sql.catalyst.plans.logical.LocalLimit
+            || node instanceof org.apache.spark.sql.catalyst.plans.logical.Offset
+            || node instanceof org.apache.spark.sql.catalyst.plans.logical.Tail
+            || node instanceof org.apache.spark.sql.catalyst.plans.logical.Sample) {
+          return true;
+        }
+        for (Expression e : list(node.expressions())) {
+          if (!e.deterministic() || e.exists(new AbstractFunction1<Expression, Object>() {
+            @Override
+            public Object apply(Expression x) {
+              return x instanceof org.apache.spark.sql.catalyst.expressions.aggregate.First
+                  || x instanceof org.apache.spark.sql.catalyst.expressions.aggregate.Last
+                  || x instanceof org.apache.spark.sql.catalyst.expressions.NthValue
+                  || x instanceof org.apache.spark.sql.catalyst.expressions.WindowExpression
+                  && orderDependentFrame(((org.apache.spark.sql.catalyst.expressions.WindowExpression) x)
+                      .windowSpec().frameSpecification());
+            }
+          })) {
+            return true;
+          }
+        }
+        return false;
+      }
+    });
+  }
+
+  private static boolean orderDependentFrame(org.apache.spark.sql.catalyst.expressions.WindowFrame frame) {
+    if (!(frame instanceof org.apache.spark.sql.catalyst.expressions.SpecifiedWindowFrame)) {
+      return true; // not resolved yet: assume the worst
+    }
+    org.apache.spark.sql.catalyst.expressions.SpecifiedWindowFrame f =
+        (org.apache.spark.sql.catalyst.expressions.SpecifiedWindowFrame) frame;
+    return f.frameType() == org.apache.spark.sql.catalyst.expressions.RowFrame$.MODULE$
+        && !(f.lower() == org.apache.spark.sql.catalyst.expressions.UnboundedPreceding$.MODULE$
+            && f.upper() == org.apache.spark.sql.catalyst.expressions.UnboundedFollowing$.MODULE$);
   }
 
   /**

@@ -120,6 +120,33 @@ class RuntimeFilterRuleTest {
   }
 
   @Test
+  void neverBuildsFromASideWhoseRowsARunMayNotRepeat() {
+    shuffledJoinsOverSmallTables();
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    // The filter's subquery runs the dim side again: with rand(), first(), a limit or a row_number() over ties
+    // that run may yield other keys than the join's, and the filter would drop matching fact rows.
+    for (String side : List.of(
+        "SELECT k FROM dim WHERE rand(7) < 0.5",
+        "SELECT first(k) AS k FROM dim GROUP BY segment",
+        "SELECT k FROM dim WHERE segment < 2 LIMIT 100",
+        "SELECT k FROM (SELECT k, row_number() OVER (PARTITION BY segment ORDER BY k % 10) AS rn FROM dim) WHERE rn < 5",
+        "SELECT k FROM (SELECT k, sum(segment) OVER (ORDER BY k % 10 ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s "
+            + "FROM dim) WHERE s < 4")) {
+      String sql = "SELECT f.k, f.v FROM fact f JOIN (" + side + ") d ON f.k = d.k";
+      compareWithRuleOnAndOff(sql);
+      assertFalse(buildsFrom(spark.sql(sql), 4000), sql);
+    }
+    // Order-independent windows and filters still build.
+    for (String side : List.of(
+        "SELECT k FROM dim WHERE segment < 2",
+        "SELECT k FROM (SELECT k, max(segment) OVER (PARTITION BY k) AS m FROM dim) WHERE m < 2")) {
+      String sql = "SELECT f.k, f.v FROM fact f JOIN (" + side + ") d ON f.k = d.k";
+      compareWithRuleOnAndOff(sql);
+      assertTrue(buildsFrom(spark.sql(sql), 4000), sql);
+    }
+  }
+
+  @Test
   void neverPrunesAPreservedOrAntiSide() {
     shuffledJoinsOverSmallTables();
     spark.conf().set(RuntimeFilterConf.FORCE, "true");
@@ -157,6 +184,11 @@ class RuntimeFilterRuleTest {
 
   /** True if some cuckoo filter in the optimized plan is built by a subquery that reads the fact table. */
   static boolean buildsFromFact(Dataset<Row> df) {
+    return buildsFrom(df, 40000);
+  }
+
+  /** True if some cuckoo filter in the optimized plan is built by a subquery that reads range(0, end). */
+  static boolean buildsFrom(Dataset<Row> df, long end) {
     boolean[] found = {false};
     df.queryExecution().optimizedPlan().foreach(new scala.runtime.AbstractFunction1<
         org.apache.spark.sql.catalyst.plans.logical.LogicalPlan, scala.runtime.BoxedUnit>() {
@@ -168,7 +200,7 @@ class RuntimeFilterRuleTest {
             @Override
             public scala.runtime.BoxedUnit apply(org.apache.spark.sql.catalyst.expressions.Expression e) {
               if (e instanceof org.apache.spark.sql.catalyst.expressions.ScalarSubquery subquery
-                  && readsRange(subquery.plan(), 40000)) {
+                  && readsRange(subquery.plan(), end)) {
                 found[0] = true;
               }
               return scala.runtime.BoxedUnit.UNIT;
