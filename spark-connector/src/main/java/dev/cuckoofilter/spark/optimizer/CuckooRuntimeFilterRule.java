@@ -5,7 +5,10 @@ import dev.cuckoofilter.spark.prune.FilterSubquery;
 import dev.cuckoofilter.spark.prune.JoinPruning;
 import java.util.List;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.Coalesce;
+import org.apache.spark.sql.catalyst.expressions.GetStructField;
 import org.apache.spark.sql.catalyst.expressions.IsNotNull;
+import org.apache.spark.sql.catalyst.expressions.IsNull;
 import org.apache.spark.sql.catalyst.optimizer.InjectRuntimeFilter$;
 import org.apache.spark.sql.catalyst.planning.ExtractEquiJoinKeys$;
 import org.apache.spark.sql.catalyst.plans.Cross$;
@@ -21,6 +24,8 @@ import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.rules.Rule;
 import org.apache.spark.sql.internal.SQLConf;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 import scala.Option;
 import scala.Tuple8;
 import scala.collection.JavaConverters;
@@ -77,8 +82,11 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     if (joinType == null) {
       return join;
     }
-    List<Expression> leftKeys = list(keys.get()._2());
-    List<Expression> rightKeys = list(keys.get()._3());
+    List<Expression> leftKeys = structFieldsNullSafe(list(keys.get()._2()));
+    List<Expression> rightKeys = structFieldsNullSafe(list(keys.get()._3()));
+    if (leftKeys.size() != rightKeys.size()) {
+      return join;
+    }
     LogicalPlan left = join.left();
     LogicalPlan right = join.right();
     LogicalPlan newLeft = prune(JoinPruning.Side.LEFT, joinType, left, leftKeys, right, rightKeys, conf, budget);
@@ -109,11 +117,109 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
       budget[0]--;
       return new Filter(stored.get().probe(), application);
     }
+    if (!repeatable(creation)) {
+      return application;
+    }
     if (conf.force || !conf.requireSelective || selective(creation)) {
       budget[0]--;
       return new Filter(FilterSubquery.probe(creation, creationKeys, conf.fpp, applicationKeys), application);
     }
     return application;
+  }
+
+  /**
+   * The join keys with struct-typed keys replaced by their fields, each nullable field as the pair
+   * {@code coalesce(field, default), isnull(field)}. Spark compares structs field by field with null fields
+   * equal ({@code struct(1, null) = struct(1, null)} is true), while a filter leaves out, and never matches,
+   * a key with a null component: probed as a struct, such keys would lose their matches. The pair is how
+   * {@code ExtractEquiJoinKeys} makes {@code <=>} keys null-free. A null struct becomes its fields' defaults:
+   * at worst a false positive, which the join itself then drops.
+   */
+  static List<Expression> structFieldsNullSafe(List<Expression> keys) {
+    List<Expression> out = new java.util.ArrayList<>();
+    for (Expression k : keys) {
+      if (k.dataType() instanceof StructType && dev.cuckoofilter.spark.hash.KeyTypes.supported(k.dataType())) {
+        addFieldsNullSafe(k, out);
+      } else {
+        out.add(k);
+      }
+    }
+    return out;
+  }
+
+  private static void addFieldsNullSafe(Expression struct, List<Expression> out) {
+    StructField[] fields = ((StructType) struct.dataType()).fields();
+    for (int i = 0; i < fields.length; i++) {
+      Expression field = new GetStructField(struct, i, Option.apply(fields[i].name()));
+      if (field.dataType() instanceof StructType) {
+        addFieldsNullSafe(field, out);
+      } else if (field.nullable()) {
+        out.add(new Coalesce(seq(List.of(field, defaultLiteral(field.dataType())))));
+        out.add(new IsNull(field));
+      } else {
+        out.add(field);
+      }
+    }
+  }
+
+  /** {@code Literal.default(type)} (a Java keyword, so called by reflection). */
+  private static Expression defaultLiteral(org.apache.spark.sql.types.DataType type) {
+    try {
+      return (Expression) org.apache.spark.sql.catalyst.expressions.Literal$.class
+          .getMethod("default", org.apache.spark.sql.types.DataType.class)
+          .invoke(org.apache.spark.sql.catalyst.expressions.Literal$.MODULE$, type);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * The filter's subquery runs the creation side a second time; the filter is right only if that run yields
+   * the join's keys again. Not so with non-deterministic expressions ({@code rand()}, {@code first()}...), nor
+   * where the rows depend on the order they arrive in, which a shuffle does not keep from one run to the
+   * next: a limit, offset, tail or sample, or a window function over a ROWS frame ({@code row_number()},
+   * {@code lag()}, running sums) whose ties may be broken either way.
+   */
+  static boolean repeatable(LogicalPlan plan) {
+    return !plan.exists(new AbstractFunction1<LogicalPlan, Object>() {
+      @Override
+      public Object apply(LogicalPlan node) {
+        if (node instanceof org.apache.spark.sql.catalyst.plans.logical.GlobalLimit
+            || node instanceof org.apache.spark.sql.catalyst.plans.logical.LocalLimit
+            || node instanceof org.apache.spark.sql.catalyst.plans.logical.Offset
+            || node instanceof org.apache.spark.sql.catalyst.plans.logical.Tail
+            || node instanceof org.apache.spark.sql.catalyst.plans.logical.Sample) {
+          return true;
+        }
+        for (Expression e : list(node.expressions())) {
+          if (!e.deterministic() || e.exists(new AbstractFunction1<Expression, Object>() {
+            @Override
+            public Object apply(Expression x) {
+              return x instanceof org.apache.spark.sql.catalyst.expressions.aggregate.First
+                  || x instanceof org.apache.spark.sql.catalyst.expressions.aggregate.Last
+                  || x instanceof org.apache.spark.sql.catalyst.expressions.NthValue
+                  || x instanceof org.apache.spark.sql.catalyst.expressions.WindowExpression
+                  && orderDependentFrame(((org.apache.spark.sql.catalyst.expressions.WindowExpression) x)
+                      .windowSpec().frameSpecification());
+            }
+          })) {
+            return true;
+          }
+        }
+        return false;
+      }
+    });
+  }
+
+  private static boolean orderDependentFrame(org.apache.spark.sql.catalyst.expressions.WindowFrame frame) {
+    if (!(frame instanceof org.apache.spark.sql.catalyst.expressions.SpecifiedWindowFrame)) {
+      return true; // not resolved yet: assume the worst
+    }
+    org.apache.spark.sql.catalyst.expressions.SpecifiedWindowFrame f =
+        (org.apache.spark.sql.catalyst.expressions.SpecifiedWindowFrame) frame;
+    return f.frameType() == org.apache.spark.sql.catalyst.expressions.RowFrame$.MODULE$
+        && !(f.lower() == org.apache.spark.sql.catalyst.expressions.UnboundedPreceding$.MODULE$
+            && f.upper() == org.apache.spark.sql.catalyst.expressions.UnboundedFollowing$.MODULE$);
   }
 
   /**

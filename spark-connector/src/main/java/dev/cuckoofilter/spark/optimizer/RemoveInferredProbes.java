@@ -9,6 +9,12 @@ import org.apache.spark.sql.catalyst.expressions.And;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.catalyst.expressions.ScalarSubquery;
+import org.apache.spark.sql.catalyst.plans.InnerLike;
+import org.apache.spark.sql.catalyst.plans.JoinType;
+import org.apache.spark.sql.catalyst.plans.LeftAnti$;
+import org.apache.spark.sql.catalyst.plans.LeftOuter$;
+import org.apache.spark.sql.catalyst.plans.LeftSemi$;
+import org.apache.spark.sql.catalyst.plans.RightOuter$;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
@@ -24,8 +30,9 @@ import scala.runtime.AbstractPartialFunction;
  * {@code small} with a filter of its own keys, which keeps them all, and which hides {@code small}'s shuffle
  * from {@link ShareCreationSideShuffle}. A copy is recognized by its subquery: the same subquery (same
  * expression id) probing both sides of one join, where only one side reads the relations the subquery
- * builds from. The copy is implied by the other side's probe and the join's condition, so removing it
- * changes no result. Anything ambiguous (both sides or neither read those relations) is left alone.
+ * builds from, on a side constraint propagation copies into (not a side an outer join preserves). The copy
+ * is implied by the other side's probe and the join's condition, so removing it changes no result. Anything
+ * ambiguous (both sides or neither read those relations) is left alone.
  */
 public final class RemoveInferredProbes extends Rule<LogicalPlan> {
   @Override
@@ -55,9 +62,9 @@ public final class RemoveInferredProbes extends Rule<LogicalPlan> {
           LogicalPlan creation = e.getValue().plan();
           boolean readByLeft = readsAllLeaves(join.left(), creation);
           boolean readByRight = readsAllLeaves(join.right(), creation);
-          if (readByLeft && !readByRight) {
+          if (readByLeft && !readByRight && copiedInto(join.joinType(), true)) {
             newLeft = without(newLeft, e.getKey());
-          } else if (readByRight && !readByLeft) {
+          } else if (readByRight && !readByLeft && copiedInto(join.joinType(), false)) {
             newRight = without(newRight, e.getKey());
           }
         }
@@ -67,6 +74,19 @@ public final class RemoveInferredProbes extends Rule<LogicalPlan> {
         return join.withNewChildren(JavaConverters.asScalaBufferConverter(List.of(newLeft, newRight)).asScala().toSeq());
       }
     });
+  }
+
+  /**
+   * Whether constraint propagation copies predicates into this side of such a join ({@code
+   * InferFiltersFromConstraints}): both sides of inner and left semi joins, only the side an outer or anti
+   * join does not keep whole. A probe on a side it never copies into is the query's own, and on the side an
+   * outer join preserves it decides which rows are there at all: removing it would change the result.
+   */
+  private static boolean copiedInto(JoinType type, boolean left) {
+    if (type instanceof InnerLike || type == LeftSemi$.MODULE$) {
+      return true;
+    }
+    return left ? type == RightOuter$.MODULE$ : type == LeftOuter$.MODULE$ || type == LeftAnti$.MODULE$;
   }
 
   /** The subqueries of the probes in the filters of {@code plan}, by expression id. */

@@ -20,10 +20,12 @@ import java.util.Optional;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
-import org.apache.spark.sql.catalyst.expressions.AttributeReference;
+import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.IsNotNull;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.PredicateHelper;
 import org.apache.spark.sql.catalyst.optimizer.InjectRuntimeFilter$;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
@@ -123,9 +125,6 @@ public final class StoredFilterIndex {
       } catch (Exception e) { // the table or view no longer exists: the registration is ignored
         continue;
       }
-      if (!sameRows(creation, registered)) {
-        continue;
-      }
       try {
         FilterStore store = FilterStore.open(r.getValue(), spark);
         Optional<FilterVersion> latest = store.latest();
@@ -136,15 +135,21 @@ public final class StoredFilterIndex {
         List<StructField> storedKeys = stored.metadata().keyColumns();
         String current = fingerprint(registered).orElse(null);
         String recorded = stored.metadata().properties().get(FINGERPRINT);
-        if (current == null || !current.equals(recorded) || !sameKeyNames(creationKeys, storedKeys)) {
-          continue; // stale, or indexes other columns: build instead
+        int[] order = current == null || !current.equals(recorded) ? null
+            : storedKeyOrder(creation, creationKeys, registered, storedKeys);
+        if (order == null) {
+          continue; // stale, other rows, or indexes other columns: build instead
+        }
+        List<Expression> probed = new ArrayList<>();
+        for (int i : order) {
+          probed.add(keys.get(i));
         }
         if (!dev.cuckoofilter.spark.hash.KeyTypes.hashAlike(storedKeys.stream().map(StructField::dataType).toList(),
-            keys.stream().map(Expression::dataType).toList())) {
+            probed.stream().map(Expression::dataType).toList())) {
           continue; // keys of other types: its probe would refuse them
         }
         SparkCuckooFilter filter = store.sparkFilter(spark, latest.get().version());
-        Column[] probeKeys = keys.stream().map(Column::new).toArray(Column[]::new);
+        Column[] probeKeys = probed.stream().map(Column::new).toArray(Column[]::new);
         return Optional.of(new Match(filter.mightContain(probeKeys).expr(),
             "stored filter " + store.location() + " v" + latest.get().version() + " for " + table));
       } catch (IOException e) {
@@ -154,46 +159,139 @@ public final class StoredFilterIndex {
     return Optional.empty();
   }
 
-  /** Both plans read the same relation with the same non-null-check filters, whatever their projections. */
-  private static boolean sameRows(LogicalPlan a, LogicalPlan b) {
-    return normalize(a).sameResult(normalize(b));
-  }
-
-  /** Drops projections and aliases, and null checks the optimizer infers from join keys. */
-  private static LogicalPlan normalize(LogicalPlan plan) {
-    if (plan instanceof Project) {
-      return normalize(((Project) plan).child());
+  /**
+   * For each key column of the stored filter, the index of the join key ({@code creationKeys}) that is that
+   * column; null unless the creation side holds no rows the registered table or view does not (so the filter
+   * holds all its keys) and every key is a plain column of it. Both plans are compared below their
+   * projections, aliases and filters ({@link Base}): the same relation, the same filters apart from null
+   * checks on keys or implied by the other filters, and each join key traced down to the same column of that relation as the stored key of its name
+   * is in the registered plan. Names alone are not enough: a projection such as {@code SELECT k2 AS k} or
+   * {@code SELECT k + 1 AS k} over the registered view reads the same rows but other values.
+   */
+  static int[] storedKeyOrder(LogicalPlan creation, List<Expression> creationKeys, LogicalPlan registered,
+      List<StructField> storedKeys) {
+    if (creationKeys.size() != storedKeys.size()) {
+      return null;
     }
-    if (plan instanceof SubqueryAlias) {
-      return normalize(((SubqueryAlias) plan).child());
-    }
-    if (plan instanceof Filter) {
-      Filter f = (Filter) plan;
-      PredicateHelper helper = InjectRuntimeFilter$.MODULE$;
-      List<Expression> kept = new ArrayList<>();
-      for (Expression c : JavaConverters.seqAsJavaListConverter(helper.splitConjunctivePredicates(f.condition())).asJava()) {
-        if (!(c instanceof IsNotNull)) {
-          kept.add(c);
+    List<Attribute> registeredKeys = new ArrayList<>();
+    for (StructField stored : storedKeys) {
+      Attribute found = null;
+      for (Attribute a : JavaConverters.seqAsJavaListConverter(registered.output()).asJava()) {
+        if (a.name().equalsIgnoreCase(stored.name())) {
+          if (found != null) {
+            return null; // ambiguous
+          }
+          found = a;
         }
       }
-      LogicalPlan child = normalize(f.child());
-      return kept.isEmpty() ? child : new Filter(kept.stream().reduce(org.apache.spark.sql.catalyst.expressions.And::new)
-          .get(), child);
+      if (found == null) {
+        return null;
+      }
+      registeredKeys.add(found);
     }
-    return plan;
-  }
-
-  private static boolean sameKeyNames(List<Expression> keys, List<StructField> stored) {
-    if (keys.size() != stored.size()) {
-      return false;
+    Base creationBase = Base.of(creation, creationKeys);
+    Base registeredBase = Base.of(registered, new ArrayList<>(registeredKeys));
+    if (creationBase == null || registeredBase == null || !creationBase.plan().sameResult(registeredBase.plan())) {
+      return null;
     }
-    for (int i = 0; i < keys.size(); i++) {
-      if (!(keys.get(i) instanceof AttributeReference)
-          || !((Attribute) keys.get(i)).name().equalsIgnoreCase(stored.get(i).name())) {
-        return false;
+    int[] order = new int[storedKeys.size()];
+    boolean[] used = new boolean[creationKeys.size()];
+    for (int j = 0; j < order.length; j++) {
+      order[j] = -1;
+      for (int i = 0; i < creationKeys.size(); i++) {
+        if (!used[i] && creationBase.keyOrdinals()[i] == registeredBase.keyOrdinals()[j]) {
+          order[j] = i;
+          used[i] = true;
+          break;
+        }
+      }
+      if (order[j] < 0) {
+        return null;
       }
     }
-    return true;
+    return order;
+  }
+
+  /**
+   * A plan below its projections, aliases and filters ({@code plan}: that node under one filter of the
+   * filters' conjuncts) and the ordinals of its keys in that node's output.
+   */
+  record Base(LogicalPlan plan, int[] keyOrdinals) {
+    /**
+     * Null if a key is not a column passed through unchanged from the node below. Null checks on key
+     * columns are left out (the optimizer adds them to a join's sides; rows with a null key never match and
+     * are not in the filter), and so are those the filter's other conditions imply (as the optimizer infers
+     * {@code isnotnull(x)} from {@code x < 3}); others are conditions like any: a view's
+     * {@code WHERE name IS NOT NULL} holds out rows that a join side without it has.
+     */
+    static Base of(LogicalPlan plan, List<Expression> keys) {
+      List<ExprId> current = new ArrayList<>();
+      for (Expression k : keys) {
+        if (!(k instanceof Attribute)) {
+          return null;
+        }
+        current.add(((Attribute) k).exprId());
+      }
+      List<Expression> conjuncts = new ArrayList<>();
+      PredicateHelper helper = InjectRuntimeFilter$.MODULE$;
+      while (true) {
+        if (plan instanceof Project) {
+          List<NamedExpression> projected = JavaConverters.seqAsJavaListConverter(((Project) plan).projectList()).asJava();
+          for (int i = 0; i < current.size(); i++) {
+            ExprId id = current.get(i);
+            NamedExpression source = projected.stream().filter(e -> e.exprId().equals(id)).findFirst().orElse(null);
+            if (source instanceof Alias && ((Alias) source).child() instanceof Attribute) {
+              current.set(i, ((Attribute) ((Alias) source).child()).exprId());
+            } else if (!(source instanceof Attribute)) {
+              return null; // computed, or not from below
+            }
+          }
+          plan = ((Project) plan).child();
+        } else if (plan instanceof SubqueryAlias) {
+          plan = ((SubqueryAlias) plan).child();
+        } else if (plan instanceof Filter) {
+          Filter f = (Filter) plan;
+          List<Expression> all = JavaConverters.seqAsJavaListConverter(helper.splitConjunctivePredicates(f.condition()))
+              .asJava();
+          List<Expression> others = all.stream().filter(c -> !(c instanceof IsNotNull)).toList();
+          for (Expression c : all) {
+            if (!(c instanceof IsNotNull)) {
+              conjuncts.add(c);
+            } else if (!onKey((IsNotNull) c, current) && !implied((IsNotNull) c, others, f.child())) {
+              conjuncts.add(c);
+            }
+          }
+          plan = f.child();
+        } else {
+          break;
+        }
+      }
+      List<ExprId> output = new ArrayList<>();
+      for (Attribute a : JavaConverters.seqAsJavaListConverter(plan.output()).asJava()) {
+        output.add(a.exprId());
+      }
+      int[] ordinals = new int[current.size()];
+      for (int i = 0; i < ordinals.length; i++) {
+        ordinals[i] = output.indexOf(current.get(i));
+        if (ordinals[i] < 0) {
+          return null;
+        }
+      }
+      LogicalPlan normalized = conjuncts.isEmpty() ? plan
+          : new Filter(conjuncts.stream().reduce(org.apache.spark.sql.catalyst.expressions.And::new).get(), plan);
+      return new Base(normalized, ordinals);
+    }
+
+    private static boolean onKey(IsNotNull check, List<ExprId> keys) {
+      return check.child() instanceof Attribute && keys.contains(((Attribute) check.child()).exprId());
+    }
+
+    /** The filter's other conditions (and what is known of its input) already reject the nulls. */
+    private static boolean implied(IsNotNull check, List<Expression> others, LogicalPlan child) {
+      LogicalPlan without = others.isEmpty() ? child
+          : new Filter(others.stream().reduce(org.apache.spark.sql.catalyst.expressions.And::new).get(), child);
+      return without.constraints().contains(check);
+    }
   }
 
   /**
