@@ -5,6 +5,7 @@ import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
 import dev.cuckoofilter.spark.expressions.CuckooKeyHash;
 import dev.cuckoofilter.spark.hash.KeyTypes;
 import dev.cuckoofilter.spark.prune.FilterSubquery;
+import dev.cuckoofilter.spark.prune.JoinKeys;
 import dev.cuckoofilter.spark.prune.JoinPruning;
 import dev.cuckoofilter.spark.sql.CuckooSqlFunctions;
 import java.io.IOException;
@@ -133,7 +134,9 @@ public final class CuckooFilters {
           + KeyTypes.flatCategories(bigTypes) + " vs " + KeyTypes.flatCategories(creationTypes)
           + "); cast them to one type first");
     }
-    return big.where(new Column(FilterSubquery.probe(creation.queryExecution().analyzed(), creationKeys, fpp, bigKeys)));
+    // Struct keys by their fields, null fields included: a join matches struct(1, null) with itself.
+    return big.where(new Column(FilterSubquery.probe(creation.queryExecution().analyzed(),
+        JoinKeys.structFieldsNullSafe(creationKeys), fpp, JoinKeys.structFieldsNullSafe(bigKeys))));
   }
 
   /**

@@ -2,13 +2,11 @@ package dev.cuckoofilter.spark.optimizer;
 
 import dev.cuckoofilter.spark.expressions.CuckooMightContain;
 import dev.cuckoofilter.spark.prune.FilterSubquery;
+import dev.cuckoofilter.spark.prune.JoinKeys;
 import dev.cuckoofilter.spark.prune.JoinPruning;
 import java.util.List;
 import org.apache.spark.sql.catalyst.expressions.Expression;
-import org.apache.spark.sql.catalyst.expressions.Coalesce;
-import org.apache.spark.sql.catalyst.expressions.GetStructField;
 import org.apache.spark.sql.catalyst.expressions.IsNotNull;
-import org.apache.spark.sql.catalyst.expressions.IsNull;
 import org.apache.spark.sql.catalyst.optimizer.InjectRuntimeFilter$;
 import org.apache.spark.sql.catalyst.planning.ExtractEquiJoinKeys$;
 import org.apache.spark.sql.catalyst.plans.Cross$;
@@ -24,8 +22,6 @@ import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.rules.Rule;
 import org.apache.spark.sql.internal.SQLConf;
-import org.apache.spark.sql.types.StructField;
-import org.apache.spark.sql.types.StructType;
 import scala.Option;
 import scala.Tuple8;
 import scala.collection.JavaConverters;
@@ -82,8 +78,8 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     if (joinType == null) {
       return join;
     }
-    List<Expression> leftKeys = structFieldsNullSafe(list(keys.get()._2()));
-    List<Expression> rightKeys = structFieldsNullSafe(list(keys.get()._3()));
+    List<Expression> leftKeys = JoinKeys.structFieldsNullSafe(list(keys.get()._2()));
+    List<Expression> rightKeys = JoinKeys.structFieldsNullSafe(list(keys.get()._3()));
     if (leftKeys.size() != rightKeys.size()) {
       return join;
     }
@@ -125,52 +121,6 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
       return new Filter(FilterSubquery.probe(creation, creationKeys, conf.fpp, applicationKeys), application);
     }
     return application;
-  }
-
-  /**
-   * The join keys with struct-typed keys replaced by their fields, each nullable field as the pair
-   * {@code coalesce(field, default), isnull(field)}. Spark compares structs field by field with null fields
-   * equal ({@code struct(1, null) = struct(1, null)} is true), while a filter leaves out, and never matches,
-   * a key with a null component: probed as a struct, such keys would lose their matches. The pair is how
-   * {@code ExtractEquiJoinKeys} makes {@code <=>} keys null-free. A null struct becomes its fields' defaults:
-   * at worst a false positive, which the join itself then drops.
-   */
-  static List<Expression> structFieldsNullSafe(List<Expression> keys) {
-    List<Expression> out = new java.util.ArrayList<>();
-    for (Expression k : keys) {
-      if (k.dataType() instanceof StructType && dev.cuckoofilter.spark.hash.KeyTypes.supported(k.dataType())) {
-        addFieldsNullSafe(k, out);
-      } else {
-        out.add(k);
-      }
-    }
-    return out;
-  }
-
-  private static void addFieldsNullSafe(Expression struct, List<Expression> out) {
-    StructField[] fields = ((StructType) struct.dataType()).fields();
-    for (int i = 0; i < fields.length; i++) {
-      Expression field = new GetStructField(struct, i, Option.apply(fields[i].name()));
-      if (field.dataType() instanceof StructType) {
-        addFieldsNullSafe(field, out);
-      } else if (field.nullable()) {
-        out.add(new Coalesce(seq(List.of(field, defaultLiteral(field.dataType())))));
-        out.add(new IsNull(field));
-      } else {
-        out.add(field);
-      }
-    }
-  }
-
-  /** {@code Literal.default(type)} (a Java keyword, so called by reflection). */
-  private static Expression defaultLiteral(org.apache.spark.sql.types.DataType type) {
-    try {
-      return (Expression) org.apache.spark.sql.catalyst.expressions.Literal$.class
-          .getMethod("default", org.apache.spark.sql.types.DataType.class)
-          .invoke(org.apache.spark.sql.catalyst.expressions.Literal$.MODULE$, type);
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   /**
@@ -356,9 +306,5 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
 
   private static <T> List<T> list(Seq<T> seq) {
     return JavaConverters.seqAsJavaListConverter(seq).asJava();
-  }
-
-  private static <T> Seq<T> seq(List<T> list) {
-    return JavaConverters.asScalaBufferConverter(list).asScala().toList();
   }
 }
