@@ -6,10 +6,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cuckoofilter.examples.common.InputException;
+import dev.cuckoofilter.spark.store.KeyTypeNames;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The key columns of a stored filter as its commit record holds them, the JSON of a Spark schema
@@ -19,7 +18,6 @@ import java.util.regex.Pattern;
  */
 final class KeySchema {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Pattern DECIMAL = Pattern.compile("decimal\\((\\d+),\\s*(\\d+)\\)");
 
   private KeySchema() {}
 
@@ -35,59 +33,34 @@ final class KeySchema {
      * float and double alike, decimals by scale; timestamp and timestamp_ntz apart.
      */
     String category() {
-      switch (type) {
-        case "byte":
-        case "short":
-        case "integer":
-        case "long":
-          return "integer";
-        case "float":
-        case "double":
-          return "floating";
-        case "boolean":
-        case "date":
-        case "timestamp":
-        case "timestamp_ntz":
-        case "string":
-        case "binary":
-          return type;
-        default:
-          return "decimal(scale " + decimalScale() + ")";
+      String category = KeyTypeNames.category(type);
+      if (category == null) {
+        throw new InputException("key column " + name + " has type " + type + ", which cannot be a filter key");
       }
+      return category;
     }
 
     /** The type as Spark SQL writes it ({@code DataType.simpleString}): {@code bigint}, {@code decimal(10,2)}. */
     String sqlType() {
-      switch (type) {
-        case "byte":
-          return "tinyint";
-        case "short":
-          return "smallint";
-        case "integer":
-          return "int";
-        case "long":
-          return "bigint";
-        default:
-          return type;
-      }
+      return KeyTypeNames.sqlType(type);
     }
 
     /** Precision of a decimal type. */
     int decimalPrecision() {
-      return Integer.parseInt(decimal().group(1));
+      return decimal()[0];
     }
 
     /** Scale of a decimal type. */
     int decimalScale() {
-      return Integer.parseInt(decimal().group(2));
+      return decimal()[1];
     }
 
-    private Matcher decimal() {
-      Matcher m = DECIMAL.matcher(type);
-      if (!m.matches()) {
+    private int[] decimal() {
+      try {
+        return KeyTypeNames.decimalPrecisionAndScale(type);
+      } catch (IllegalArgumentException e) {
         throw new InputException("key column " + name + " has type " + type + ", which cannot be a filter key");
       }
-      return m;
     }
 
     @Override

@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Compares the key columns of two versions as their commit records hold them (Spark schema JSON,
@@ -18,7 +16,6 @@ import java.util.regex.Pattern;
  */
 final class KeyColumnsJson {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Pattern DECIMAL = Pattern.compile("decimal\\(\\s*(\\d+)\\s*,\\s*(-?\\d+)\\s*\\)");
 
   private KeyColumnsJson() {}
 
@@ -96,20 +93,8 @@ final class KeyColumnsJson {
     if (!type.isTextual()) {
       return type.toString(); // not a key type: only equal JSON is alike
     }
-    String t = type.asText();
-    switch (t) {
-      case "byte":
-      case "short":
-      case "integer":
-      case "long":
-        return "integer";
-      case "float":
-      case "double":
-        return "floating";
-      default:
-        Matcher m = DECIMAL.matcher(t);
-        return m.matches() ? "decimal(scale " + Integer.parseInt(m.group(2)) + ")" : t;
-    }
+    String category = KeyTypeNames.category(type.asText());
+    return category != null ? category : type.asText(); // not a key type: only equal names are alike
   }
 
   /** The type as Spark SQL writes it ({@code DataType.simpleString}): {@code bigint}, {@code struct<a:int>}. */
@@ -124,17 +109,6 @@ final class KeyColumnsJson {
     if (!type.isTextual()) {
       return type.toString();
     }
-    switch (type.asText()) {
-      case "byte":
-        return "tinyint";
-      case "short":
-        return "smallint";
-      case "integer":
-        return "int";
-      case "long":
-        return "bigint";
-      default:
-        return type.asText().replace(" ", "");
-    }
+    return KeyTypeNames.sqlType(type.asText());
   }
 }
