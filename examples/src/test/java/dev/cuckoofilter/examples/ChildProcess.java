@@ -1,6 +1,9 @@
 package dev.cuckoofilter.examples;
 
+import dev.cuckoofilter.examples.common.CommandRunner;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +32,14 @@ public final class ChildProcess {
       return "exit " + exitCode + "\n--- stdout:\n" + stdout + "\n--- stderr (last 6000 chars):\n"
           + stderr.substring(Math.max(0, stderr.length() - 6000));
     }
+  }
+
+  /** Runs a job or the tool in this JVM, as its {@code main} would (picocli, exit code, output). */
+  public static Result inProcess(Object command, String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = CommandRunner.execute(command, new PrintWriter(out), new PrintWriter(err), args);
+    return new Result(code, out.toString(), err.toString());
   }
 
   /** The {@code java} of the test JVM with {@code options}, then {@code arguments} (main class or -jar, ...). */

@@ -2,9 +2,6 @@ package dev.cuckoofilter.examples.cli;
 
 import dev.cuckoofilter.examples.ChildProcess;
 import dev.cuckoofilter.examples.TestEnvironment;
-import dev.cuckoofilter.examples.common.CommandRunner;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,10 +13,7 @@ final class CuckooTool {
 
   /** Runs the tool in this JVM. */
   static ChildProcess.Result inProcess(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = CommandRunner.execute(new CuckooCli(), new PrintWriter(out), new PrintWriter(err), args);
-    return new ChildProcess.Result(code, out.toString(), err.toString());
+    return ChildProcess.inProcess(new CuckooCli(), args);
   }
 
   /** Runs the tool's jar as {@code java -jar}, without Spark on the class path; its output goes to logDir. */

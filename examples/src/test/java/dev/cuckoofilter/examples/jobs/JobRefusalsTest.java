@@ -1,19 +1,18 @@
 package dev.cuckoofilter.examples.jobs;
 
+import static dev.cuckoofilter.examples.ChildProcess.inProcess;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoofilter.examples.ChildProcess.Result;
 import dev.cuckoofilter.examples.TestSpark;
-import dev.cuckoofilter.examples.common.CommandRunner;
 import dev.cuckoofilter.examples.common.ExitCodes;
 import dev.cuckoofilter.spark.CuckooFilters;
 import dev.cuckoofilter.spark.SparkCuckooFilter;
 import dev.cuckoofilter.spark.store.FilterMetadata;
 import dev.cuckoofilter.spark.store.FilterStore;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -37,12 +36,6 @@ class JobRefusalsTest {
   private static String customers;
   private static String orders;
 
-  private record Run(int code, String out, String err) {
-    String describe() {
-      return "exit " + code + "\n--- stdout:\n" + out + "\n--- stderr:\n" + err;
-    }
-  }
-
   @BeforeAll
   static void writeData() {
     spark = TestSpark.session();
@@ -57,17 +50,10 @@ class JobRefusalsTest {
     spark.stop();
   }
 
-  private static Run run(Object job, String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = CommandRunner.execute(job, new PrintWriter(out), new PrintWriter(err), args);
-    return new Run(code, out.toString(), err.toString());
-  }
-
-  private static void assertRefused(String start, Run r) {
-    assertEquals(ExitCodes.USAGE, r.code(), r.describe());
-    assertTrue(r.err().startsWith(start), r.describe());
-    assertFalse(r.err().contains("\tat "), "no stack trace: " + r.describe());
+  private static void assertRefused(String start, Result r) {
+    assertEquals(ExitCodes.USAGE, r.exitCode(), r.describe());
+    assertTrue(r.stderr().startsWith(start), r.describe());
+    assertFalse(r.stderr().contains("\tat "), "no stack trace: " + r.describe());
   }
 
   private static String location(String name) {
@@ -92,7 +78,7 @@ class JobRefusalsTest {
 
   @Test
   void keysThatDoNotFitTheExpectedItemsAreAUsageError() {
-    Run tooFew = run(new BuildFilterJob(), "--input", customers, "--keys", "id", "--location", location("small"),
+    Result tooFew = inProcess(new BuildFilterJob(), "--input", customers, "--keys", "id", "--location", location("small"),
         "--expected-items", "10");
     assertRefused("build-filter: error: --expected-items 10 is too small: --input " + customers + " has more distinct "
         + "keys than a filter sized for that many holds; raise it, or leave it out", tooFew);
@@ -102,33 +88,33 @@ class JobRefusalsTest {
   @Test
   void anInputFileNotOfTheFormatIsAUsageError() throws IOException {
     Path text = Files.writeString(dir.resolve("not-parquet.txt"), "id\n1\n2\n");
-    Run notParquet = run(new BuildFilterJob(), "--input", text.toString(), "--keys", "id", "--location",
+    Result notParquet = inProcess(new BuildFilterJob(), "--input", text.toString(), "--keys", "id", "--location",
         location("never"));
     assertRefused("build-filter: error: --input " + text + ": cannot read it as parquet: ", notParquet);
-    assertTrue(notParquet.err().contains("is not a Parquet file"), notParquet.describe());
+    assertTrue(notParquet.stderr().contains("is not a Parquet file"), notParquet.describe());
   }
 
   @Test
   void locationsThatCannotBeFilterLocationsAreRefusedBeforeTheBuild() throws IOException {
     Path file = Files.writeString(dir.resolve("a-file"), "not a filter location");
-    Run isAFile = run(new BuildFilterJob(), "--input", customers, "--keys", "id", "--location", file.toString());
+    Result isAFile = inProcess(new BuildFilterJob(), "--input", customers, "--keys", "id", "--location", file.toString());
     assertRefused("build-filter: error: --location " + file + ": file:" + file + " is a file, not a filter location",
         isAFile);
-    assertTrue(isAFile.out().isEmpty(), "refused before building: " + isAFile.describe());
+    assertTrue(isAFile.stdout().isEmpty(), "refused before building: " + isAFile.describe());
 
-    Run noFileSystem = run(new BuildFilterJob(), "--input", customers, "--keys", "id", "--location",
+    Result noFileSystem = inProcess(new BuildFilterJob(), "--input", customers, "--keys", "id", "--location",
         "nosuchfs://host/filters/x");
     assertRefused("build-filter: error: --location nosuchfs://host/filters/x: no file system serves its scheme",
         noFileSystem);
 
     // --input and --location swapped: the store's directories are not added to the dataset
     List<String> before = names(orders);
-    Run dataset = run(new BuildFilterJob(), "--input", customers, "--keys", "id", "--location", orders);
+    Result dataset = inProcess(new BuildFilterJob(), "--input", customers, "--keys", "id", "--location", orders);
     assertRefused("build-filter: error: --location " + orders + ": file:" + orders + " holds other files than a filter "
         + "location's versions/ and data/", dataset);
     assertEquals(before, names(orders));
 
-    Run update = run(new UpdateFilterJob(), "--location", file.toString(), "--before", customers, "--after", customers);
+    Result update = inProcess(new UpdateFilterJob(), "--location", file.toString(), "--before", customers, "--after", customers);
     assertRefused("update-filter: error: --location " + file + ": file:" + file + " is a file", update);
     assertEquals("not a filter location", Files.readString(file));
   }
@@ -141,34 +127,34 @@ class JobRefusalsTest {
     String[] common = {"--location", loc, "--input", orders, "--keys", "customer_id", "--join-with", customers,
         "--join-keys", "id"};
 
-    Run overStore = run(new PruneJoinJob(), args(common, "--output", loc, "--mode", "overwrite"));
+    Result overStore = inProcess(new PruneJoinJob(), args(common, "--output", loc, "--mode", "overwrite"));
     assertRefused("prune-join: error: --output " + loc + " overlaps --location " + loc + ": writing the join there "
         + "would damage what the job reads (the filter store); choose another --output", overStore);
-    Run overParent = run(new PruneJoinJob(), args(common, "--output", dir.resolve("filters").toString(), "--mode",
+    Result overParent = inProcess(new PruneJoinJob(), args(common, "--output", dir.resolve("filters").toString(), "--mode",
         "overwrite"));
     assertRefused("prune-join: error: --output " + dir.resolve("filters") + " overlaps --location " + loc, overParent);
-    Run intoStore = run(new PruneJoinJob(), args(common, "--output", loc + "/joined", "--mode", "append"));
+    Result intoStore = inProcess(new PruneJoinJob(), args(common, "--output", loc + "/joined", "--mode", "append"));
     assertRefused("prune-join: error: --output " + loc + "/joined overlaps --location " + loc, intoStore);
     assertEquals(storeFiles, names(loc));
     assertEquals(1, store.readLatest().version().version());
 
     List<String> orderFiles = names(orders);
-    Run overInput = run(new PruneJoinJob(), args(common, "--output", orders, "--mode", "overwrite"));
+    Result overInput = inProcess(new PruneJoinJob(), args(common, "--output", orders, "--mode", "overwrite"));
     assertRefused("prune-join: error: --output " + orders + " overlaps --input " + orders, overInput);
-    Run intoInput = run(new PruneJoinJob(), args(common, "--output", orders + "/joined"));
+    Result intoInput = inProcess(new PruneJoinJob(), args(common, "--output", orders + "/joined"));
     assertRefused("prune-join: error: --output " + orders + "/joined overlaps --input " + orders, intoInput);
-    Run overGlob = run(new PruneJoinJob(), "--location", loc, "--input", orders + "/*.parquet", "--keys", "customer_id",
+    Result overGlob = inProcess(new PruneJoinJob(), "--location", loc, "--input", orders + "/*.parquet", "--keys", "customer_id",
         "--join-with", customers, "--join-keys", "id", "--output", orders, "--mode", "overwrite");
     assertRefused("prune-join: error: --output " + orders + " overlaps --input " + orders + "/*.parquet", overGlob);
-    Run overJoinWith = run(new PruneJoinJob(), args(common, "--output", customers, "--mode", "overwrite"));
+    Result overJoinWith = inProcess(new PruneJoinJob(), args(common, "--output", customers, "--mode", "overwrite"));
     assertRefused("prune-join: error: --output " + customers + " overlaps --join-with " + customers, overJoinWith);
     assertEquals(orderFiles, names(orders));
     assertEquals(2000, spark.read().parquet(orders).count());
     assertEquals(500, spark.read().parquet(customers).count());
 
     // a separate output is written
-    Run joined = run(new PruneJoinJob(), args(common, "--output", dir.resolve("joined").toString()));
-    assertEquals(ExitCodes.OK, joined.code(), joined.describe());
+    Result joined = inProcess(new PruneJoinJob(), args(common, "--output", dir.resolve("joined").toString()));
+    assertEquals(ExitCodes.OK, joined.exitCode(), joined.describe());
     assertEquals(1000, spark.read().parquet(dir.resolve("joined").toString()).count());
   }
 

@@ -1,20 +1,19 @@
 package dev.cuckoofilter.examples.jobs;
 
+import static dev.cuckoofilter.examples.ChildProcess.inProcess;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoofilter.core.CuckooFilter;
+import dev.cuckoofilter.examples.ChildProcess.Result;
 import dev.cuckoofilter.examples.TestSpark;
-import dev.cuckoofilter.examples.common.CommandRunner;
 import dev.cuckoofilter.examples.common.ExitCodes;
 import dev.cuckoofilter.spark.CuckooFilters;
 import dev.cuckoofilter.spark.SparkCuckooFilter;
 import dev.cuckoofilter.spark.store.FilterMetadata;
 import dev.cuckoofilter.spark.store.FilterStore;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
@@ -39,12 +38,6 @@ class PublishChecksTest {
   private static String added;
   private static String orders;
 
-  private record Run(int code, String out, String err) {
-    String describe() {
-      return "exit " + code + "\n--- stdout:\n" + out + "\n--- stderr:\n" + err;
-    }
-  }
-
   @BeforeAll
   static void writeData() {
     spark = TestSpark.session();
@@ -59,13 +52,6 @@ class PublishChecksTest {
   @AfterAll
   static void stop() {
     spark.stop();
-  }
-
-  private static Run run(Object job, String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = CommandRunner.execute(job, new PrintWriter(out), new PrintWriter(err), args);
-    return new Run(code, out.toString(), err.toString());
   }
 
   private static String location(String name) {
@@ -90,65 +76,65 @@ class PublishChecksTest {
     List<StructField> keys = store.readLatest().metadata().keyColumns();
     store.publish(other, FilterMetadata.of(other, keys, "another writer", 1));
 
-    Run stale = run(new UpdateFilterJob(), "--location", location("moved-on"), "--base-version", "1", "--added", added,
+    Result stale = inProcess(new UpdateFilterJob(), "--location", location("moved-on"), "--base-version", "1", "--added", added,
         "--current", customers);
-    assertEquals(ExitCodes.CONFLICT, stale.code(), stale.describe());
-    assertTrue(stale.err().startsWith("update-filter: error: location " + store.location() + ": version 2 was "
+    assertEquals(ExitCodes.CONFLICT, stale.exitCode(), stale.describe());
+    assertTrue(stale.stderr().startsWith("update-filter: error: location " + store.location() + ": version 2 was "
         + "published concurrently by another writer (retry on version 2); --base-version 1 is not the latest version of "
         + store.location() + " any more (the latest is 2), so the change was not applied"), stale.describe());
-    assertTrue(stale.err().contains("Nothing was published."), stale.describe());
-    assertFalse(stale.err().contains("\tat "), "no stack trace: " + stale.describe());
-    assertEquals("", stale.out(), "the update was not computed: " + stale.describe());
+    assertTrue(stale.stderr().contains("Nothing was published."), stale.describe());
+    assertFalse(stale.stderr().contains("\tat "), "no stack trace: " + stale.describe());
+    assertEquals("", stale.stdout(), "the update was not computed: " + stale.describe());
     assertEquals(List.of(1L, 2L), store.versionNumbers());
 
     // Checked before the inputs are even read.
-    Run missingInput = run(new UpdateFilterJob(), "--location", location("moved-on"), "--base-version", "1",
+    Result missingInput = inProcess(new UpdateFilterJob(), "--location", location("moved-on"), "--base-version", "1",
         "--added", dir.resolve("no-such-dataset").toString(), "--current", customers);
-    assertEquals(ExitCodes.CONFLICT, missingInput.code(), missingInput.describe());
+    assertEquals(ExitCodes.CONFLICT, missingInput.exitCode(), missingInput.describe());
 
     // A base version that is still the latest is updated and published as before.
-    Run current = run(new UpdateFilterJob(), "--location", location("moved-on"), "--base-version", "2", "--added",
+    Result current = inProcess(new UpdateFilterJob(), "--location", location("moved-on"), "--base-version", "2", "--added",
         added, "--current", customers);
-    assertEquals(ExitCodes.OK, current.code(), current.describe());
+    assertEquals(ExitCodes.OK, current.exitCode(), current.describe());
     assertEquals(3, store.readLatest().version().version());
     assertTrue(store.readLatest().filter().mightContain(550L));
 
     // A base version that does not exist yet stays a usage error.
-    Run future = run(new UpdateFilterJob(), "--location", location("moved-on"), "--base-version", "9", "--added",
+    Result future = inProcess(new UpdateFilterJob(), "--location", location("moved-on"), "--base-version", "9", "--added",
         added, "--current", customers);
-    assertEquals(ExitCodes.USAGE, future.code(), future.describe());
-    assertTrue(future.err().contains("--base-version 9: " + store.location() + " has no version 9 (its versions: 1, 2, 3)"),
+    assertEquals(ExitCodes.USAGE, future.exitCode(), future.describe());
+    assertTrue(future.stderr().contains("--base-version 9: " + store.location() + " has no version 9 (its versions: 1, 2, 3)"),
         future.describe());
-    assertTrue(future.out().isEmpty(), future.describe());
+    assertTrue(future.stdout().isEmpty(), future.describe());
   }
 
   @Test
   void aBuildWithOtherKeyColumnsIsRefusedUnlessItReKeysTheLocation() throws IOException {
     FilterStore store = published("rekey");
-    Run otherKeys = run(new BuildFilterJob(), "--input", orders, "--keys", "customer_id", "--location",
+    Result otherKeys = inProcess(new BuildFilterJob(), "--input", orders, "--keys", "customer_id", "--location",
         location("rekey"));
-    assertEquals(ExitCodes.USAGE, otherKeys.code(), otherKeys.describe());
-    assertTrue(otherKeys.err().startsWith("build-filter: error: location " + store.location() + ": version 2 would "
+    assertEquals(ExitCodes.USAGE, otherKeys.exitCode(), otherKeys.describe());
+    assertTrue(otherKeys.stderr().startsWith("build-filter: error: location " + store.location() + ": version 2 would "
         + "have the key columns (customer_id bigint) but version 1, the latest, has (id bigint): key column 1 is "
         + "customer_id bigint instead of id bigint. Nothing was published."), otherKeys.describe());
-    assertTrue(otherKeys.err().contains("--new-keys"), otherKeys.describe());
-    assertFalse(otherKeys.err().contains("\tat "), "no stack trace: " + otherKeys.describe());
-    assertEquals("", otherKeys.out(), "refused before the build: " + otherKeys.describe());
+    assertTrue(otherKeys.stderr().contains("--new-keys"), otherKeys.describe());
+    assertFalse(otherKeys.stderr().contains("\tat "), "no stack trace: " + otherKeys.describe());
+    assertEquals("", otherKeys.stdout(), "refused before the build: " + otherKeys.describe());
     assertEquals(List.of(1L), store.versionNumbers());
 
-    Run otherType = run(new BuildFilterJob(), "--input", customers, "--keys", "name", "--location", location("rekey"));
-    assertEquals(ExitCodes.USAGE, otherType.code(), otherType.describe());
-    assertTrue(otherType.err().contains("key column 1 is name string instead of id bigint"), otherType.describe());
+    Result otherType = inProcess(new BuildFilterJob(), "--input", customers, "--keys", "name", "--location", location("rekey"));
+    assertEquals(ExitCodes.USAGE, otherType.exitCode(), otherType.describe());
+    assertTrue(otherType.stderr().contains("key column 1 is name string instead of id bigint"), otherType.describe());
 
     // The same key columns rebuild the location as before.
-    Run rebuild = run(new BuildFilterJob(), "--input", customers, "--keys", "id", "--location", location("rekey"));
-    assertEquals(ExitCodes.OK, rebuild.code(), rebuild.describe());
+    Result rebuild = inProcess(new BuildFilterJob(), "--input", customers, "--keys", "id", "--location", location("rekey"));
+    assertEquals(ExitCodes.OK, rebuild.exitCode(), rebuild.describe());
     assertEquals(2, store.readLatest().version().version());
 
     // Deliberately re-keyed.
-    Run rekeyed = run(new BuildFilterJob(), "--input", orders, "--keys", "customer_id", "--location", location("rekey"),
+    Result rekeyed = inProcess(new BuildFilterJob(), "--input", orders, "--keys", "customer_id", "--location", location("rekey"),
         "--new-keys");
-    assertEquals(ExitCodes.OK, rekeyed.code(), rekeyed.describe());
+    assertEquals(ExitCodes.OK, rekeyed.exitCode(), rekeyed.describe());
     assertEquals(List.of(DataTypes.createStructField("customer_id", DataTypes.LongType, true)),
         store.readLatest().metadata().keyColumns());
     assertEquals(3, store.readLatest().version().version());
