@@ -292,7 +292,8 @@ class CuckooCliIT {
   void verifyReportsDamagedCommitRecords() throws Exception {
     String loc = location("records");
     for (int i = 0; i < 3; i++) {
-      assertOk(cuckoo("build", loc, "--input", dir.resolve("ids-0-999").toString(), "--keys", "id"));
+      // A second version of another key column: a deliberate re-key.
+    assertOk(cuckoo("build", loc, "--input", dir.resolve("ids-0-999").toString(), "--keys", "id", "--new-keys"));
     }
     Path versions = dir.resolve("filters").resolve("records").resolve("versions");
     Path first = versions.resolve("00000000000000000001.json");
@@ -345,7 +346,8 @@ class CuckooCliIT {
         "--keys", "l", "--fpp", "0.01");
     assertOk(built);
     assertTrue(built.stdout().contains("published "), built.describe());
-    assertOk(cuckoo("build", loc, "--input", dir.resolve("ids-0-999").toString(), "--keys", "id"));
+    // A second version of another key column: a deliberate re-key.
+    assertOk(cuckoo("build", loc, "--input", dir.resolve("ids-0-999").toString(), "--keys", "id", "--new-keys"));
 
     ChildProcess.Result looked = cuckooProcess("contains", "contains", loc + "@1", "2999", "-5");
     assertOk(looked);
