@@ -52,6 +52,11 @@ import scala.collection.JavaConverters;
  * to fingerprint, the filter is stale and the rule falls back to building a fresh one for the query. Keep
  * the stored filter current with an incremental update ({@code FilterUpdater}) or a rebuild
  * ({@link #storeIndex}), both of which record the new fingerprint.
+ *
+ * <p>Only repeatable tables and views can be indexed: one with a limit, a sample or a non-deterministic
+ * expression may return other rows at each read, whose keys a filter of an earlier read need not hold. Such
+ * a table is refused by {@link #storeIndex} and {@link #updateIndex}, and a registration for it (a view
+ * replaced since it was indexed) is ignored.
  */
 public final class StoredFilterIndex {
   /** Configuration prefix of registrations: {@code spark.cuckoo.storedFilter.<table or view>}. */
@@ -72,9 +77,7 @@ public final class StoredFilterIndex {
    */
   public static FilterVersion storeIndex(SparkSession spark, String table, List<String> keyColumns, String location,
       double fpp) throws IOException {
-    String fingerprint = fingerprint(spark.table(table).queryExecution().optimizedPlan())
-        .orElseThrow(() -> new IllegalArgumentException("table " + table + " is not a file-based table whose data can be "
-            + "fingerprinted; stored filters can only index file-based tables and views over them"));
+    String fingerprint = indexableFingerprint(spark, table);
     SparkCuckooFilter filter = CuckooFilters.builder(spark.table(table)).keys(keyColumns.toArray(new String[0]))
         .fpp(fpp).build();
     FilterStore store = FilterStore.open(location, spark);
@@ -98,10 +101,26 @@ public final class StoredFilterIndex {
       throw new IllegalArgumentException("no stored filter is registered for " + table + " (" + PREFIX
           + table.toLowerCase(Locale.ROOT) + " is not set)");
     }
-    String fingerprint = fingerprint(spark.table(table).queryExecution().optimizedPlan())
-        .orElseThrow(() -> new IllegalArgumentException("table " + table + " is not file-based"));
+    String fingerprint = indexableFingerprint(spark, table);
     return dev.cuckoofilter.spark.update.FilterUpdater.update(FilterStore.open(location, spark), change,
         "table " + table, Map.of(FINGERPRINT, fingerprint)).version();
+  }
+
+  /**
+   * The fingerprint of a table or view that a stored filter can index: file-based, and repeatable (every read
+   * returns the same rows, so the filter of one read holds the keys of the next).
+   *
+   * @throws IllegalArgumentException naming the table otherwise
+   */
+  private static String indexableFingerprint(SparkSession spark, String table) {
+    LogicalPlan plan = spark.table(table).queryExecution().optimizedPlan();
+    if (!CuckooRuntimeFilterRule.repeatable(plan)) {
+      throw new IllegalArgumentException("table " + table + " cannot be indexed by a stored filter: it is not "
+          + "repeatable (a limit, sample, non-deterministic expression such as rand(), or an order-dependent window "
+          + "or aggregate), so a later read may return rows whose keys the filter does not hold");
+    }
+    return fingerprint(plan).orElseThrow(() -> new IllegalArgumentException("table " + table + " is not a file-based "
+        + "table whose data can be fingerprinted; stored filters can only index file-based tables and views over them"));
   }
 
   /** A stored filter that can replace a build for a join side, or why it cannot. */
@@ -112,6 +131,11 @@ public final class StoredFilterIndex {
    * {@code creationKeys}) used to prune another side keyed by {@code keys}; empty if none applies.
    */
   static Optional<Match> find(LogicalPlan creation, List<Expression> creationKeys, List<Expression> keys) {
+    if (!CuckooRuntimeFilterRule.repeatable(creation)) {
+      // A view registered while repeatable may have been replaced since by one that is not (a limit, rand()):
+      // the filter of an earlier read need not hold the keys this read returns.
+      return Optional.empty();
+    }
     Map<String, String> registrations = JavaConverters.mapAsJavaMapConverter(SQLConf.get().getAllConfs()).asJava();
     for (Map.Entry<String, String> r : registrations.entrySet()) {
       if (!r.getKey().startsWith(PREFIX)) {

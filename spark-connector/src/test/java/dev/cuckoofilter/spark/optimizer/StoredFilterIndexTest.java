@@ -193,4 +193,32 @@ class StoredFilterIndexTest {
         spark, "not_files", List.of("id"), dir.resolve("filters/x").toUri().toString(), 0.01));
     assertTrue(e.getMessage().contains("file-based"), e.getMessage());
   }
+
+  @Test
+  void nonRepeatableViewsAreNeitherIndexedNorServedByAStoredFilter() throws Exception {
+    String location = dir.resolve("filters/dim_sampled").toUri().toString();
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_sampled AS SELECT * FROM dim_all WHERE segment < 3 AND rand(7) < 0.5");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> StoredFilterIndex.storeIndex(spark, "dim_sampled", List.of("k"), location, 0.001));
+    assertTrue(e.getMessage().contains("dim_sampled") && e.getMessage().contains("not repeatable"), e.getMessage());
+
+    // Indexed while repeatable, then replaced by a view that may read other rows at each run (a limit): the
+    // registration no longer applies (the rule's own builds skip such sides too, RuntimeFilterRuleTest).
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_sampled AS SELECT * FROM dim_all WHERE segment < 3");
+    StoredFilterIndex.storeIndex(spark, "dim_sampled", List.of("k"), location, 0.001);
+    String query = "SELECT f.k, f.v FROM fact f JOIN dim_sampled d ON f.k = d.k";
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    try {
+      assertTrue(compareWithRuleOff(query).contains("filters/dim_sampled"), "used while repeatable");
+      spark.sql("CREATE OR REPLACE TEMP VIEW dim_sampled AS SELECT k FROM dim_all WHERE segment < 3 LIMIT 400");
+      String plan = plan(spark.sql(query));
+      assertFalse(plan.contains("filters/dim_sampled"), plan);
+      assertThrows(IllegalArgumentException.class, () -> StoredFilterIndex.updateIndex(spark, "dim_sampled",
+          dev.cuckoofilter.spark.update.ChangeSet.of(spark.table("dim_sampled").limit(0),
+              spark.table("dim_sampled").limit(0), spark.table("dim_sampled"))));
+    } finally {
+      spark.conf().unset(RuntimeFilterConf.FORCE);
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_sampled");
+    }
+  }
 }
