@@ -105,10 +105,7 @@ public final class BuildBenchmark {
     @Override
     public byte[] finish(EntrySetBuffer buffer) {
       CanonicalBuilder builder = new CanonicalBuilder(parameters, true);
-      var entries = buffer.entries();
-      while (entries.hasNext()) {
-        builder.addCode(entries.nextLong());
-      }
+      buffer.forEachEntry(builder::addCode);
       return builder.build().toByteArray();
     }
 

@@ -256,13 +256,10 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
       builder.addHashes(hashes, hashes.length);
       return builder.build();
     }
-    // Entry codes, already sorted: streamed from the compact run into the table.
+    // Entry codes, already sorted: streamed from the runs, merged on the fly, into the table.
     CanonicalBuilder builder = new CanonicalBuilder(p, true);
-    java.util.PrimitiveIterator.OfLong entries = buffer.entries();
     try {
-      while (entries.hasNext()) {
-        builder.addCode(entries.nextLong());
-      }
+      buffer.forEachEntry(builder::addCode);
     } catch (FilterFullException e) {
       // The buffer holds distinct entries of this small table, and keys share entries: a lower bound.
       throw new IllegalStateException(NAME + ": the input has at least " + buffer.count() + " distinct keys, too "
