@@ -368,6 +368,13 @@ public final class CuckooFilter implements Serializable {
    * entry-level insert used by merges and canonical builds.
    */
   boolean insertEntry(long bucket, long fp) {
+    // Entries come here in bucket order (canonical builds, merges), so the first bucket is the one the
+    // last entries went to, in cache: the alternate, a random read, is needed only when it is full. The
+    // same slot as insert() would choose (its first empty slot), so the same bytes.
+    if (table.tryInsert(bucket, fp)) {
+      size++;
+      return true;
+    }
     return insert(bucket, Addressing.alternate(bucket, fp, bucketCount), fp);
   }
 
