@@ -108,13 +108,15 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
         || !(conf.force || shuffledAndLarge(application, creation, conf))) {
       return application;
     }
+    if (!repeatable(creation)) {
+      // Neither a build nor a stored filter holds the keys of this run: a stored filter's view may have been
+      // replaced, since it was indexed, by one that is not repeatable (a limit, rand()).
+      return application;
+    }
     java.util.Optional<StoredFilterIndex.Match> stored = StoredFilterIndex.find(creation, creationKeys, applicationKeys);
     if (stored.isPresent()) {
       budget[0]--;
       return new Filter(stored.get().probe(), application);
-    }
-    if (!repeatable(creation)) {
-      return application;
     }
     if (conf.force || !conf.requireSelective || selective(creation)) {
       budget[0]--;

@@ -128,14 +128,10 @@ public final class StoredFilterIndex {
 
   /**
    * The probe of a registered, current stored filter for a join side ({@code creation}, keyed by
-   * {@code creationKeys}) used to prune another side keyed by {@code keys}; empty if none applies.
+   * {@code creationKeys}) used to prune another side keyed by {@code keys}; empty if none applies. The caller
+   * has checked that {@code creation} is repeatable.
    */
   static Optional<Match> find(LogicalPlan creation, List<Expression> creationKeys, List<Expression> keys) {
-    if (!CuckooRuntimeFilterRule.repeatable(creation)) {
-      // A view registered while repeatable may have been replaced since by one that is not (a limit, rand()):
-      // the filter of an earlier read need not hold the keys this read returns.
-      return Optional.empty();
-    }
     Map<String, String> registrations = JavaConverters.mapAsJavaMapConverter(SQLConf.get().getAllConfs()).asJava();
     for (Map.Entry<String, String> r : registrations.entrySet()) {
       if (!r.getKey().startsWith(PREFIX)) {
