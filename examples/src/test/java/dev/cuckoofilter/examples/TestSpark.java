@@ -1,5 +1,6 @@
 package dev.cuckoofilter.examples;
 
+import java.nio.file.Path;
 import org.apache.spark.sql.SparkSession;
 
 /** The test JVM's own Spark session: writes the test data and computes the expected results. */
@@ -17,5 +18,15 @@ public final class TestSpark {
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.sql.session.timeZone", "UTC")
         .getOrCreate();
+  }
+
+  /**
+   * Writes the jobs' small test dataset as Parquet: 500 customers {@code (id, name)} at {@code dir/customers}
+   * and 2,000 orders {@code (order_id, customer_id)} at {@code dir/orders}, half of whose customers exist.
+   */
+  public static void writeCustomersAndOrders(SparkSession spark, Path dir) {
+    spark.range(0, 500).selectExpr("id", "concat('c-', id) AS name").write().parquet(dir.resolve("customers").toString());
+    spark.range(0, 2000).selectExpr("id AS order_id", "id % 1000 AS customer_id").write()
+        .parquet(dir.resolve("orders").toString());
   }
 }

@@ -39,10 +39,9 @@ class JobRefusalsTest {
   @BeforeAll
   static void writeData() {
     spark = TestSpark.session();
+    TestSpark.writeCustomersAndOrders(spark, dir);
     customers = dir.resolve("customers").toString();
-    spark.range(0, 500).selectExpr("id", "concat('c-', id) AS name").write().parquet(customers);
     orders = dir.resolve("orders").toString();
-    spark.range(0, 2000).selectExpr("id AS order_id", "id % 1000 AS customer_id").write().parquet(orders);
   }
 
   @AfterAll

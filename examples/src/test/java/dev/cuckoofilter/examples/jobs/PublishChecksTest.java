@@ -41,12 +41,11 @@ class PublishChecksTest {
   @BeforeAll
   static void writeData() {
     spark = TestSpark.session();
+    TestSpark.writeCustomersAndOrders(spark, dir);
     customers = dir.resolve("customers").toString();
-    spark.range(0, 500).selectExpr("id", "concat('c-', id) AS name").write().parquet(customers);
+    orders = dir.resolve("orders").toString();
     added = dir.resolve("added").toString();
     spark.range(500, 600).selectExpr("id", "concat('c-', id) AS name").write().parquet(added);
-    orders = dir.resolve("orders").toString();
-    spark.range(0, 2000).selectExpr("id AS order_id", "id % 1000 AS customer_id").write().parquet(orders);
   }
 
   @AfterAll
