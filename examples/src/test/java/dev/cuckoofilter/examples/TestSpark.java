@@ -1,5 +1,10 @@
 package dev.cuckoofilter.examples;
 
+import dev.cuckoofilter.spark.CuckooFilters;
+import dev.cuckoofilter.spark.SparkCuckooFilter;
+import dev.cuckoofilter.spark.store.FilterMetadata;
+import dev.cuckoofilter.spark.store.FilterStore;
+import java.io.IOException;
 import java.nio.file.Path;
 import org.apache.spark.sql.SparkSession;
 
@@ -28,5 +33,16 @@ public final class TestSpark {
     spark.range(0, 500).selectExpr("id", "concat('c-', id) AS name").write().parquet(dir.resolve("customers").toString());
     spark.range(0, 2000).selectExpr("id AS order_id", "id % 1000 AS customer_id").write()
         .parquet(dir.resolve("orders").toString());
+  }
+
+  /** Publishes version 1 at {@code location}: a filter of the ids of the customers at {@code customers}. */
+  public static FilterStore publishCustomerIds(SparkSession spark, String customers, String location)
+      throws IOException {
+    FilterStore store = FilterStore.open(location, spark);
+    SparkCuckooFilter built = CuckooFilters.builder(spark.read().parquet(customers)).keys("id").expectedItems(1000)
+        .build();
+    store.publish(built.filter(), FilterMetadata.of(built.filter(), built.keyFields(), "customers",
+        FilterMetadata.NO_PARENT));
+    return store;
   }
 }

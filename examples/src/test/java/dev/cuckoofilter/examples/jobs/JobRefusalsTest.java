@@ -8,9 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cuckoofilter.examples.ChildProcess.Result;
 import dev.cuckoofilter.examples.TestSpark;
 import dev.cuckoofilter.examples.common.ExitCodes;
-import dev.cuckoofilter.spark.CuckooFilters;
-import dev.cuckoofilter.spark.SparkCuckooFilter;
-import dev.cuckoofilter.spark.store.FilterMetadata;
 import dev.cuckoofilter.spark.store.FilterStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -67,12 +64,7 @@ class JobRefusalsTest {
 
   /** Version 1 of a location: a filter of the customers' ids. */
   private static FilterStore published(String name) throws IOException {
-    FilterStore store = FilterStore.open(location(name), spark);
-    SparkCuckooFilter built = CuckooFilters.builder(spark.read().parquet(customers)).keys("id").expectedItems(1000)
-        .build();
-    store.publish(built.filter(), FilterMetadata.of(built.filter(), built.keyFields(), "customers",
-        FilterMetadata.NO_PARENT));
-    return store;
+    return TestSpark.publishCustomerIds(spark, customers, location(name));
   }
 
   @Test

@@ -9,8 +9,6 @@ import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.examples.ChildProcess.Result;
 import dev.cuckoofilter.examples.TestSpark;
 import dev.cuckoofilter.examples.common.ExitCodes;
-import dev.cuckoofilter.spark.CuckooFilters;
-import dev.cuckoofilter.spark.SparkCuckooFilter;
 import dev.cuckoofilter.spark.store.FilterMetadata;
 import dev.cuckoofilter.spark.store.FilterStore;
 import java.io.IOException;
@@ -59,12 +57,7 @@ class PublishChecksTest {
 
   /** Version 1 of a location: a filter of the customers' ids. */
   private static FilterStore published(String name) throws IOException {
-    FilterStore store = FilterStore.open(location(name), spark);
-    SparkCuckooFilter built = CuckooFilters.builder(spark.read().parquet(customers)).keys("id").expectedItems(1000)
-        .build();
-    store.publish(built.filter(), FilterMetadata.of(built.filter(), built.keyFields(), "customers",
-        FilterMetadata.NO_PARENT));
-    return store;
+    return TestSpark.publishCustomerIds(spark, customers, location(name));
   }
 
   @Test
