@@ -40,6 +40,8 @@ public final class Addressing {
     x = (x ^ (x >>> 32)) * FINGERPRINT_MIX;
     long r = (((x >>> 32) * (bucketCount >>> 1)) >>> 32) * 2 + 1;
     long j = r - bucket;
-    return j < 0 ? j + bucketCount : j;
+    // Wrap around without a branch: its direction is random, and a mispredicted branch here would
+    // flush the lookups that the CPU runs ahead, which is what makes lookups of big filters fast.
+    return j + ((j >> 63) & bucketCount);
   }
 }

@@ -39,6 +39,17 @@ class CuckooHashTest {
     assertEquals(CuckooHash.hashBytes("abc".getBytes(StandardCharsets.UTF_8), 99), CuckooHash.hashString("abc", 99));
   }
 
+  /** Pins the alternate bucket too, with and without the wrap-around below bucket 0: files depend on it. */
+  @Test
+  void alternateValuesArePinned() {
+    assertEquals(93L, Addressing.alternate(0, 1, 1000));
+    assertEquals(94L, Addressing.alternate(999, 1, 1000)); // 93 - 999 wraps around
+    assertEquals(486L, Addressing.alternate(5, 4095, 1000));
+    assertEquals(67_344_979L, Addressing.alternate(123_456_788L, 2049, 123_456_790L)); // wraps
+    assertEquals(1L, Addressing.alternate(0, 3, 2));
+    assertEquals(3_753_418_510L, Addressing.alternate((1L << 32) - 1, 77, 1L << 32)); // wraps
+  }
+
   @Test
   void longHashIsABijectionAndSeedsDiffer() {
     Set<Long> seen = new HashSet<>();
