@@ -40,8 +40,8 @@ public final class Addressing {
     x = (x ^ (x >>> 32)) * FINGERPRINT_MIX;
     long r = (((x >>> 32) * (bucketCount >>> 1)) >>> 32) * 2 + 1;
     long j = r - bucket;
-    // Wrap around without a branch: its direction is random, and a mispredicted branch here would
-    // flush the lookups that the CPU runs ahead, which is what makes lookups of big filters fast.
+    // Wrap around without a branch: its direction is random, and each misprediction would flush the
+    // lookups the CPU runs ahead (in-cache lookups were 1.45x slower with the branch, BENCHMARKS.md).
     return j + ((j >> 63) & bucketCount);
   }
 }
