@@ -86,9 +86,8 @@ public final class SpaceAndAccuracy {
     long falseNegatives = 0;
     long firstMissing = 0;
     for (int i = 0; i < members.length; i++) {
-      if (accepted[i] && !f.mightContain(members[i])) {
-        firstMissing = falseNegatives == 0 ? members[i] : firstMissing;
-        falseNegatives++;
+      if (accepted[i] && !f.mightContain(members[i]) && falseNegatives++ == 0) {
+        firstMissing = members[i];
       }
     }
     if (falseNegatives != 0 && (kind == FilterKind.CF || kind == FilterKind.SS_CF)) {
