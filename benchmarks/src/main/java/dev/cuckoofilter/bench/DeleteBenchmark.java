@@ -38,6 +38,11 @@ public class DeleteBenchmark {
 
   @Setup(Level.Trial)
   public void keys() {
+    // Fail before generating and adding n keys, not after the first fill.
+    if (!filter.deletes()) {
+      throw new IllegalArgumentException(
+          "filter=" + filter + " cannot delete: DeleteBenchmark takes CF, SS_CF or CUCKOOFILTER4J");
+    }
     members = Keys.members(n);
     deleteOrder = members.clone();
     java.util.SplittableRandom r = new java.util.SplittableRandom(7);
