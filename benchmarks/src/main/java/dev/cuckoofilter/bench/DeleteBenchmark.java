@@ -41,7 +41,8 @@ public class DeleteBenchmark {
     // Fail before generating and adding n keys, not after the first fill.
     if (!filter.deletes()) {
       throw new IllegalArgumentException(
-          "filter=" + filter + " cannot delete: DeleteBenchmark takes CF, SS_CF or CUCKOOFILTER4J");
+          "filter=" + filter + " cannot delete: DeleteBenchmark takes "
+              + java.util.Arrays.stream(FilterKind.values()).filter(FilterKind::deletes).toList());
     }
     members = Keys.members(n);
     deleteOrder = members.clone();
