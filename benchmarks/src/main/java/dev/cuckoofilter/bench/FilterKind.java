@@ -171,6 +171,17 @@ public enum FilterKind {
     return this == CF || this == SS_CF || this == CUCKOOFILTER4J;
   }
 
+  /**
+   * This project's filter for {@code n} keys, for the benchmarks of its batched API, which the other
+   * filters do not have: they are refused before any key is generated.
+   */
+  public CuckooFilter cuckooFilter(long n, String benchmark) {
+    if (this != CF && this != SS_CF) {
+      throw new IllegalArgumentException("filter=" + this + " has no batched API: " + benchmark + " takes CF and SS_CF");
+    }
+    return ((Ours) create(n)).filter;
+  }
+
   /** This project's filter behind the benchmark interface. */
   static final class Ours implements BenchFilter {
     final CuckooFilter filter;

@@ -81,8 +81,12 @@ public abstract class BucketTable {
     return found;
   }
 
-  /** Reads the first 64 bits of both buckets of each key into the block (kept so the reads are not dropped). */
-  final void readBuckets(ProbeBlock block, int count) {
+  /**
+   * Reads the first 64 bits of both buckets of each of the block's first {@code count} keys into the block
+   * (kept so the reads are not dropped), changing nothing else: a batched lookup's reads, and a batched
+   * update's read-ahead, after which the updates find their buckets in cache.
+   */
+  public final void readBuckets(ProbeBlock block, int count) {
     long[] buckets1 = block.buckets1;
     long[] buckets2 = block.buckets2;
     long[] words1 = block.words1;

@@ -1,9 +1,10 @@
 package dev.cuckoofilter.core.table;
 
 /**
- * Scratch space for one block of a batched lookup: each key's two buckets and fingerprint, and the first
- * 64 bits read from each bucket. One block per thread, reused, so batched lookups allocate nothing. A
- * table may overwrite the block's contents while it probes (e.g. turn bucket indexes into bit positions).
+ * Scratch space for one block of a batched lookup or update: each key's two buckets and fingerprint, and
+ * the first 64 bits read from each bucket. One block per thread, reused, so batched operations allocate
+ * nothing. A table may overwrite the block's contents while it probes (e.g. turn bucket indexes into bit
+ * positions); {@link BucketTable#readBuckets} leaves them as they are.
  *
  * <p>Why the words are kept: a batched lookup reads every bucket of the block in a loop that does nothing
  * else, so the CPU keeps as many cache misses in flight as it can, and only then compares fingerprints.
