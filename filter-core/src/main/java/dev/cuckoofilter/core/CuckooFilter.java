@@ -184,7 +184,7 @@ public final class CuckooFilter implements Serializable {
     return table.containsEither(i1, Addressing.alternate(i1, fp, bucketCount), fp);
   }
 
-  /** Per-thread scratch for batched lookups, so they allocate nothing (lookups may be concurrent). */
+  /** Per-thread scratch for batched lookups and updates, so they allocate nothing (lookups may be concurrent). */
   private static final ThreadLocal<ProbeBlock> PROBE_BLOCKS = ThreadLocal.withInitial(ProbeBlock::new);
 
   /**
@@ -228,7 +228,7 @@ public final class CuckooFilter implements Serializable {
     return found;
   }
 
-  /** Fills {@code block} with the buckets and fingerprints of the next block of keys from {@code base}; returns how many. */
+  /** Fills {@code block} with the buckets and fingerprints of the keys from {@code base}; returns how many. */
   private int locate(long[] keys, int base, int to, boolean hashed, ProbeBlock block) {
     int n = Math.min(ProbeBlock.SIZE, to - base);
     long[] buckets1 = block.buckets1;
@@ -332,7 +332,9 @@ public final class CuckooFilter implements Serializable {
       table.readBuckets(block, n);
       // In order, one at a time: each update sees the ones before it, exactly as single calls would.
       for (int k = 0; k < n; k++) {
-        boolean changed = add ? insert(buckets1[k], buckets2[k], fps[k]) : removeFingerprint(buckets1[k], buckets2[k], fps[k]);
+        boolean changed = add
+            ? insert(buckets1[k], buckets2[k], fps[k])
+            : removeFingerprint(buckets1[k], buckets2[k], fps[k]);
         done += changed ? 1 : 0;
       }
     }
