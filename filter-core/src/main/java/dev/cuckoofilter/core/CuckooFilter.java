@@ -329,12 +329,23 @@ public final class CuckooFilter implements Serializable {
     int done = 0;
     for (int base = from; base < to; base += ProbeBlock.SIZE) {
       int n = locate(keys, base, to, hashed, block);
-      table.readBuckets(block, n);
+      table.readBucketsAhead(block, n, add);
       // In order, one at a time: each update sees the ones before it, exactly as single calls would.
+      // The first bucket alone settles most updates, and then the second is not touched at all.
       for (int k = 0; k < n; k++) {
-        boolean changed = add
-            ? insert(buckets1[k], buckets2[k], fps[k])
-            : removeFingerprint(buckets1[k], buckets2[k], fps[k]);
+        long i1 = buckets1[k];
+        long fp = fps[k];
+        boolean changed;
+        if (add && table.tryInsert(i1, fp)) {
+          size++;
+          changed = true;
+        } else if (add) {
+          changed = insert(i1, buckets2[k], fp);
+        } else if (table.removeOne(i1, fp)) {
+          changed = removedFrom(i1);
+        } else {
+          changed = removeFingerprint(i1, buckets2[k], fp);
+        }
         done += changed ? 1 : 0;
       }
     }
@@ -345,17 +356,22 @@ public final class CuckooFilter implements Serializable {
   private boolean removeFingerprint(long i1, long i2, long fp) {
     int from = table.removeEither(i1, i2, fp);
     if (from != 0) {
-      size--;
-      if (stash.size() != 0) {
-        refillFromStash(from == 1 ? i1 : i2);
-      }
-      return true;
+      return removedFrom(from == 1 ? i1 : i2);
     }
     if (stash.size() != 0 && stash.remove(Math.min(i1, i2), fp)) {
       size--;
       return true;
     }
     return false;
+  }
+
+  /** Bookkeeping after a copy left {@code bucket}: a stashed fingerprint may move into the freed entry. */
+  private boolean removedFrom(long bucket) {
+    size--;
+    if (stash.size() != 0) {
+      refillFromStash(bucket);
+    }
+    return true;
   }
 
   /**

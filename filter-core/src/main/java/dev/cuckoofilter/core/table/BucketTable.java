@@ -97,6 +97,16 @@ public abstract class BucketTable {
     }
   }
 
+  /**
+   * Read-ahead for a batched update of the block's first {@code count} keys: what {@link #readBuckets}
+   * reads, except that a table able to tell from a key's first bucket alone that the update will stop
+   * there (an empty entry for an insert, a copy of the fingerprint for a removal) may skip the second
+   * bucket. Only a hint for the cache; the updates themselves read their buckets again.
+   */
+  public void readBucketsAhead(ProbeBlock block, int count, boolean insert) {
+    readBuckets(block, count);
+  }
+
   /** Number of entries of {@code bucket} equal to {@code fp}. */
   public abstract int count(long bucket, long fp);
 

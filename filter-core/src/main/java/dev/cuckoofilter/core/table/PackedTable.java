@@ -139,6 +139,60 @@ final class PackedTable extends BucketTable {
     return found;
   }
 
+  @Override
+  public void readBucketsAhead(ProbeBlock block, int count, boolean insert) {
+    byte[] a = flat;
+    if (a == null) {
+      readBuckets(block, count);
+      return;
+    }
+    long bits = flatBucketBits;
+    long[] buckets1 = block.buckets1;
+    long[] buckets2 = block.buckets2;
+    long[] fps = block.fingerprints;
+    long[] words1 = block.words1;
+    long[] words2 = block.words2;
+    int[] second = block.second;
+    for (int k = 0; k < count; k++) {
+      words1[k] = BucketStorage.readLong(a, (int) (buckets1[k] * bits >>> 3));
+    }
+    // Algorithms 1 and 3 stop at the first bucket when it has an empty entry (insert) or holds the
+    // fingerprint (removal): there the second bucket is not needed, and at 64M keys the memory system's
+    // random reads are the limit (a removal finds its copy in the first bucket about 2 times in 3).
+    long o = ones;
+    long h = highs;
+    long compare = insert ? 0 : -1L;
+    int m = 0;
+    for (int k = 0; k < count; k++) {
+      long x = (words1[k] >>> ((buckets1[k] * bits) & 7)) ^ (fps[k] * o & compare);
+      second[m] = k;
+      m += (((x - o) & ~x) & h) != 0 ? 0 : 1;
+    }
+    for (int j = 0; j < m; j++) {
+      int k = second[j];
+      words2[k] = BucketStorage.readLong(a, (int) (buckets2[k] * bits >>> 3));
+    }
+  }
+
+  /**
+   * {@link #tryInsert} ({@code insert}) or {@link #removeOne} on the flat table: one 8-byte read of the
+   * bucket, the first empty entry or copy of {@code fp} found with SWAR, one 8-byte write.
+   */
+  private boolean updateFlat(long bucket, long fp, boolean insert) {
+    byte[] a = flat;
+    long p = bucket * flatBucketBits;
+    int index = (int) (p >>> 3);
+    int shift = (int) (p & 7);
+    long raw = BucketStorage.readLong(a, index);
+    long fields = zeroFields((raw >>> shift) ^ (insert ? 0 : fp * ones), ones, highs);
+    if (fields == 0) {
+      return false;
+    }
+    int bit = Long.numberOfTrailingZeros(fields) - (fingerprintBits - 1) + shift;
+    BucketStorage.writeLong(a, index, insert ? raw | (fp << bit) : raw & ~(fpMask << bit));
+    return true;
+  }
+
   private boolean containsWide(long bucket, long fp) {
     long found = 0;
     int groupBits = groupEntries * fingerprintBits;
@@ -164,6 +218,9 @@ final class PackedTable extends BucketTable {
 
   @Override
   public boolean tryInsert(long bucket, long fp) {
+    if (flat != null) {
+      return updateFlat(bucket, fp, true);
+    }
     int groupBits = groupEntries * fingerprintBits;
     for (int g = 0; g < groups; g++) {
       long empty = zeroFields(storage.window(bucket, g * groupBits), groupOnes[g], groupHighs[g]);
@@ -258,6 +315,9 @@ final class PackedTable extends BucketTable {
 
   @Override
   public boolean removeOne(long bucket, long fp) {
+    if (flat != null) {
+      return updateFlat(bucket, fp, false);
+    }
     int groupBits = groupEntries * fingerprintBits;
     for (int g = 0; g < groups; g++) {
       long o = groupOnes[g];

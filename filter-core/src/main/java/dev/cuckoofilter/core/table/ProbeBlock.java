@@ -21,4 +21,6 @@ public final class ProbeBlock {
   public final long[] fingerprints = new long[SIZE];
   final long[] words1 = new long[SIZE];
   final long[] words2 = new long[SIZE];
+  /** Indexes of the keys whose second bucket a batched update reads ahead ({@link BucketTable#readBucketsAhead}). */
+  final int[] second = new int[SIZE];
 }
