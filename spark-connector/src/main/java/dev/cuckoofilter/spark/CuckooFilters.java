@@ -1,5 +1,8 @@
 package dev.cuckoofilter.spark;
 
+import static dev.cuckoofilter.spark.util.ScalaCollections.list;
+import static dev.cuckoofilter.spark.util.ScalaCollections.seq;
+
 import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
 import dev.cuckoofilter.spark.expressions.CuckooKeyHash;
@@ -21,7 +24,6 @@ import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
-import scala.collection.JavaConverters;
 
 /**
  * The DataFrame API. The common path is one call, lazy like any transformation (the filter is built by the
@@ -179,7 +181,7 @@ public final class CuckooFilters {
     String[] keys = usingColumns.stream().map(CuckooFilters::quoted).toArray(String[]::new);
     Dataset<Row> l = side == JoinPruning.Side.LEFT ? prune(left, right, fpp, keys) : left;
     Dataset<Row> r = side == JoinPruning.Side.RIGHT ? prune(right, left, fpp, keys) : right;
-    return l.join(r, JavaConverters.asScalaBufferConverter(usingColumns).asScala().toSeq(),
+    return l.join(r, seq(usingColumns),
         JoinPruning.normalize(joinType));
   }
 
@@ -277,8 +279,7 @@ public final class CuckooFilters {
         throw new IllegalStateException("set the key columns with keys(...) before build()");
       }
       Dataset<Row> keyData = data.select(keys);
-      List<Attribute> attributes = JavaConverters.seqAsJavaListConverter(keyData.queryExecution().analyzed().output())
-          .asJava();
+      List<Attribute> attributes = list(keyData.queryExecution().analyzed().output());
       List<StructField> fields = List.of(keyData.schema().fields());
       checkKeyTypes(keyData.schema().fields());
       List<Expression> exprs = new ArrayList<>(attributes);
@@ -301,7 +302,7 @@ public final class CuckooFilters {
 
     /** HyperLogLog++ estimate (1% relative error) of the distinct non-null keys, times the headroom. */
     private static long estimateDistinct(Dataset<Row> keyData, List<Expression> keys, double headroom) {
-      Column hash = new Column(new CuckooKeyHash(JavaConverters.asScalaBufferConverter(keys).asScala().toList(), 0L));
+      Column hash = new Column(new CuckooKeyHash(seq(keys), 0L));
       long estimate = keyData.agg(functions.approx_count_distinct(hash, 0.01)).collectAsList().get(0).getLong(0);
       return Math.max(16, (long) Math.ceil(estimate * headroom) + 16);
     }

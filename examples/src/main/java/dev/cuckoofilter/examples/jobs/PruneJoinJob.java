@@ -1,5 +1,7 @@
 package dev.cuckoofilter.examples.jobs;
 
+import static dev.cuckoofilter.spark.util.ScalaCollections.seq;
+
 import dev.cuckoofilter.examples.common.ExitCodes;
 import dev.cuckoofilter.examples.common.InputException;
 import dev.cuckoofilter.examples.common.Locations;
@@ -25,7 +27,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import scala.collection.JavaConverters;
 
 /**
  * Joins a large dataset with another one after pruning the large one with a stored filter of the other's
@@ -194,7 +195,7 @@ public final class PruneJoinJob extends SparkJob {
   /** Equally named keys join with {@code USING} (one copy of each key column), others on equality. */
   private Dataset<Row> join(Dataset<Row> big, Dataset<Row> small, List<String> bigKeys, List<String> smallKeys) {
     if (bigKeys.equals(smallKeys)) {
-      return big.join(small, JavaConverters.asScalaBufferConverter(bigKeys).asScala().toSeq(), joinType);
+      return big.join(small, seq(bigKeys), joinType);
     }
     Column condition = null;
     for (int i = 0; i < bigKeys.size(); i++) {

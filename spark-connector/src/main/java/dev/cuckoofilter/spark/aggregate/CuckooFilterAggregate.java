@@ -1,5 +1,8 @@
 package dev.cuckoofilter.spark.aggregate;
 
+import static dev.cuckoofilter.spark.util.ScalaCollections.list;
+import static dev.cuckoofilter.spark.util.ScalaCollections.seq;
+
 import dev.cuckoofilter.core.CanonicalBuilder;
 import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.core.EntryCodes;
@@ -19,7 +22,6 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.TypedImperativeAggreg
 import org.apache.spark.sql.types.BinaryType$;
 import org.apache.spark.sql.types.DataType;
 import scala.collection.IndexedSeq;
-import scala.collection.JavaConverters;
 import scala.collection.Seq;
 
 /**
@@ -153,7 +155,7 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
 
   @Override
   public String toString() {
-    List<Expression> ks = JavaConverters.seqAsJavaListConverter(keys).asJava();
+    List<Expression> ks = list(keys);
     return NAME + "(" + String.join(", ", ks.stream().map(Object::toString).toList())
         + (expectedItems > 0 ? ", expectedItems=" + expectedItems : "") + ", fpp=" + fpp + ")";
   }
@@ -170,7 +172,7 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
 
   @Override
   public TypeCheckResult checkInputDataTypes() {
-    List<Expression> ks = JavaConverters.seqAsJavaListConverter(keys).asJava();
+    List<Expression> ks = list(keys);
     if (ks.isEmpty()) {
       return new TypeCheckResult.TypeCheckFailure(NAME + ": needs a key argument");
     }
@@ -279,7 +281,4 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
     return EntrySetBuffer.deserialize(bytes);
   }
 
-  private static <T> Seq<T> seq(List<T> list) {
-    return JavaConverters.asScalaBufferConverter(list).asScala().toList();
-  }
 }

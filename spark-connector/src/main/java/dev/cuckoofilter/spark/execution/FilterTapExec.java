@@ -1,5 +1,7 @@
 package dev.cuckoofilter.spark.execution;
 
+import static dev.cuckoofilter.spark.util.ScalaCollections.seq;
+
 import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
 import dev.cuckoofilter.spark.aggregate.EntrySetBuffer;
 import java.util.List;

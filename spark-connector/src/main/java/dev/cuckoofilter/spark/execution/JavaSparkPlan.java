@@ -3,8 +3,6 @@ package dev.cuckoofilter.spark.execution;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.sql.execution.SparkPlan;
-import scala.collection.JavaConverters;
-import scala.collection.Seq;
 
 /**
  * Physical operators written in Java, the plan-node counterpart of {@code JavaExpression}: supplies what the
@@ -46,7 +44,4 @@ abstract class JavaSparkPlan extends SparkPlan {
     return getClass().hashCode() * 31 + Arrays.hashCode(identity().toArray());
   }
 
-  static <T> Seq<T> seq(List<T> list) {
-    return JavaConverters.asScalaBufferConverter(list).asScala().toList();
-  }
 }

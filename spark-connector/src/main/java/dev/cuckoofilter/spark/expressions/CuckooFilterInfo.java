@@ -1,5 +1,7 @@
 package dev.cuckoofilter.spark.expressions;
 
+import static dev.cuckoofilter.spark.util.ScalaCollections.seq;
+
 import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.core.FilterParameters;
 import java.io.IOException;

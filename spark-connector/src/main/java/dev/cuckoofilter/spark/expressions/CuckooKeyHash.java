@@ -1,5 +1,7 @@
 package dev.cuckoofilter.spark.expressions;
 
+import static dev.cuckoofilter.spark.util.ScalaCollections.list;
+
 import dev.cuckoofilter.spark.hash.KeyHashing;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;

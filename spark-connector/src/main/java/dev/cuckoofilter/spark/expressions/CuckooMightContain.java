@@ -1,5 +1,8 @@
 package dev.cuckoofilter.spark.expressions;
 
+import static dev.cuckoofilter.spark.util.ScalaCollections.list;
+import static dev.cuckoofilter.spark.util.ScalaCollections.seq;
+
 import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.spark.hash.KeyHashing;
 import dev.cuckoofilter.spark.hash.KeyTypes;

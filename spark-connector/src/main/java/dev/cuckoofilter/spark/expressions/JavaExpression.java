@@ -3,8 +3,6 @@ package dev.cuckoofilter.spark.expressions;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.sql.catalyst.expressions.Expression;
-import scala.collection.JavaConverters;
-import scala.collection.Seq;
 
 /**
  * Catalyst expressions written in Java: Catalyst trees are Scala case classes, so this supplies what
@@ -43,11 +41,5 @@ public abstract class JavaExpression extends Expression implements java.io.Seria
     return getClass().hashCode() * 31 + Arrays.hashCode(arguments().toArray());
   }
 
-  static <T> Seq<T> seq(List<T> list) {
-    return JavaConverters.asScalaBufferConverter(list).asScala().toList();
-  }
 
-  static <T> List<T> list(Seq<T> seq) {
-    return JavaConverters.seqAsJavaListConverter(seq).asJava();
-  }
 }

@@ -1,5 +1,7 @@
 package dev.cuckoofilter.spark.optimizer;
 
+import static dev.cuckoofilter.spark.util.ScalaCollections.list;
+
 import dev.cuckoofilter.spark.expressions.CuckooMightContain;
 import dev.cuckoofilter.spark.prune.FilterSubquery;
 import dev.cuckoofilter.spark.prune.JoinKeys;
@@ -24,7 +26,6 @@ import org.apache.spark.sql.catalyst.rules.Rule;
 import org.apache.spark.sql.internal.SQLConf;
 import scala.Option;
 import scala.Tuple8;
-import scala.collection.JavaConverters;
 import scala.collection.Seq;
 import scala.runtime.AbstractFunction1;
 
@@ -306,7 +307,4 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     return null;
   }
 
-  private static <T> List<T> list(Seq<T> seq) {
-    return JavaConverters.seqAsJavaListConverter(seq).asJava();
-  }
 }

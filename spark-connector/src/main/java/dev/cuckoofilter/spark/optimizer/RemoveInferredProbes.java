@@ -1,5 +1,8 @@
 package dev.cuckoofilter.spark.optimizer;
 
+import static dev.cuckoofilter.spark.util.ScalaCollections.list;
+import static dev.cuckoofilter.spark.util.ScalaCollections.seq;
+
 import dev.cuckoofilter.spark.expressions.CuckooMightContain;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,7 +22,6 @@ import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.rules.Rule;
-import scala.collection.JavaConverters;
 import scala.runtime.AbstractPartialFunction;
 
 /**
@@ -71,7 +73,7 @@ public final class RemoveInferredProbes extends Rule<LogicalPlan> {
         if (newLeft == join.left() && newRight == join.right()) {
           return join;
         }
-        return join.withNewChildren(JavaConverters.asScalaBufferConverter(List.of(newLeft, newRight)).asScala().toSeq());
+        return join.withNewChildren(seq(List.of(newLeft, newRight)));
       }
     });
   }
@@ -105,7 +107,7 @@ public final class RemoveInferredProbes extends Rule<LogicalPlan> {
         }
       }
     }
-    for (LogicalPlan child : JavaConverters.seqAsJavaListConverter(plan.children()).asJava()) {
+    for (LogicalPlan child : list(plan.children())) {
       collectProbes(child, out);
     }
   }
@@ -119,8 +121,8 @@ public final class RemoveInferredProbes extends Rule<LogicalPlan> {
 
   /** Whether every leaf of {@code creation} is a leaf of {@code side} (the same relation). */
   private static boolean readsAllLeaves(LogicalPlan side, LogicalPlan creation) {
-    List<LogicalPlan> sideLeaves = JavaConverters.seqAsJavaListConverter(side.collectLeaves()).asJava();
-    for (LogicalPlan leaf : JavaConverters.seqAsJavaListConverter(creation.collectLeaves()).asJava()) {
+    List<LogicalPlan> sideLeaves = list(side.collectLeaves());
+    for (LogicalPlan leaf : list(creation.collectLeaves())) {
       if (sideLeaves.stream().noneMatch(l -> l.sameResult(leaf))) {
         return false;
       }

@@ -1,5 +1,8 @@
 package dev.cuckoofilter.spark.optimizer;
 
+import static dev.cuckoofilter.spark.util.ScalaCollections.list;
+import static dev.cuckoofilter.spark.util.ScalaCollections.seq;
+
 import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
 import dev.cuckoofilter.spark.execution.FilterTapAccumulator;
 import dev.cuckoofilter.spark.execution.FilterTapExec;
@@ -32,7 +35,6 @@ import org.apache.spark.sql.execution.aggregate.BaseAggregateExec;
 import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec;
 import org.apache.spark.sql.internal.SQLConf;
 import scala.Option;
-import scala.collection.JavaConverters;
 import scala.collection.Seq;
 import scala.runtime.AbstractFunction1;
 import scala.runtime.AbstractPartialFunction;
@@ -500,11 +502,5 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
     return true;
   }
 
-  private static <T> List<T> list(Seq<T> seq) {
-    return JavaConverters.seqAsJavaListConverter(seq).asJava();
-  }
 
-  private static <T> Seq<T> seq(List<T> list) {
-    return JavaConverters.asScalaBufferConverter(list).asScala().toList();
-  }
 }

@@ -1,5 +1,7 @@
 package dev.cuckoofilter.spark.optimizer;
 
+import static dev.cuckoofilter.spark.util.ScalaCollections.list;
+
 import dev.cuckoofilter.spark.CuckooFilters;
 import dev.cuckoofilter.spark.SparkCuckooFilter;
 import dev.cuckoofilter.spark.store.FilterMetadata;
@@ -196,7 +198,7 @@ public final class StoredFilterIndex {
     List<Attribute> registeredKeys = new ArrayList<>();
     for (StructField stored : storedKeys) {
       Attribute found = null;
-      for (Attribute a : JavaConverters.seqAsJavaListConverter(registered.output()).asJava()) {
+      for (Attribute a : list(registered.output())) {
         if (a.name().equalsIgnoreCase(stored.name())) {
           if (found != null) {
             return null; // ambiguous
@@ -256,7 +258,7 @@ public final class StoredFilterIndex {
       PredicateHelper helper = InjectRuntimeFilter$.MODULE$;
       while (true) {
         if (plan instanceof Project) {
-          List<NamedExpression> projected = JavaConverters.seqAsJavaListConverter(((Project) plan).projectList()).asJava();
+          List<NamedExpression> projected = list(((Project) plan).projectList());
           for (int i = 0; i < current.size(); i++) {
             ExprId id = current.get(i);
             NamedExpression source = projected.stream().filter(e -> e.exprId().equals(id)).findFirst().orElse(null);
@@ -271,8 +273,7 @@ public final class StoredFilterIndex {
           plan = ((SubqueryAlias) plan).child();
         } else if (plan instanceof Filter) {
           Filter f = (Filter) plan;
-          List<Expression> all = JavaConverters.seqAsJavaListConverter(helper.splitConjunctivePredicates(f.condition()))
-              .asJava();
+          List<Expression> all = list(helper.splitConjunctivePredicates(f.condition()));
           List<Expression> others = all.stream().filter(c -> !(c instanceof IsNotNull)).toList();
           for (Expression c : all) {
             if (!(c instanceof IsNotNull)) {
@@ -287,7 +288,7 @@ public final class StoredFilterIndex {
         }
       }
       List<ExprId> output = new ArrayList<>();
-      for (Attribute a : JavaConverters.seqAsJavaListConverter(plan.output()).asJava()) {
+      for (Attribute a : list(plan.output())) {
         output.add(a.exprId());
       }
       int[] ordinals = new int[current.size()];
@@ -339,7 +340,7 @@ public final class StoredFilterIndex {
     PartitioningAwareFileIndex index = (PartitioningAwareFileIndex) fs.location();
     index.refresh(); // see files added or replaced since the relation was cached
     List<String> files = new ArrayList<>();
-    for (FileStatus f : JavaConverters.seqAsJavaListConverter(index.allFiles()).asJava()) {
+    for (FileStatus f : list(index.allFiles())) {
       files.add(f.getPath() + "\t" + f.getLen() + "\t" + f.getModificationTime());
     }
     java.util.Collections.sort(files);

@@ -1,5 +1,7 @@
 package dev.cuckoofilter.spark.prune;
 
+import static dev.cuckoofilter.spark.util.ScalaCollections.seq;
+
 import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
 import dev.cuckoofilter.spark.expressions.CuckooMightContain;
 import java.util.ArrayList;
@@ -13,8 +15,6 @@ import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import scala.Option;
-import scala.collection.JavaConverters;
-import scala.collection.Seq;
 
 /**
  * A pruning predicate whose filter is built by the query itself:
@@ -51,7 +51,4 @@ public final class FilterSubquery {
     return new Alias(e, name, NamedExpression$.MODULE$.newExprId(), seq(List.of()), Option.empty(), seq(List.of()));
   }
 
-  private static <T> Seq<T> seq(List<T> list) {
-    return JavaConverters.asScalaBufferConverter(list).asScala().toList();
-  }
 }

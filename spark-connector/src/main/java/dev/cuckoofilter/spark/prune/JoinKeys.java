@@ -1,5 +1,7 @@
 package dev.cuckoofilter.spark.prune;
 
+import static dev.cuckoofilter.spark.util.ScalaCollections.seq;
+
 import dev.cuckoofilter.spark.hash.KeyTypes;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -13,7 +15,6 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import scala.Option;
-import scala.collection.JavaConverters;
 
 /**
  * Join keys as a filter must see them to keep every match of a join. Spark compares structs field by
@@ -62,7 +63,7 @@ public final class JoinKeys {
         addFieldsNullSafe(field, out);
       } else {
         List<Expression> orDefault = List.of(field, defaultLiteral(field.dataType()));
-        out.add(new Coalesce(JavaConverters.asScalaBufferConverter(orDefault).asScala().toList()));
+        out.add(new Coalesce(seq(orDefault)));
         out.add(new IsNull(field));
       }
     }

@@ -1,5 +1,7 @@
 package dev.cuckoofilter.spark.sql;
 
+import static dev.cuckoofilter.spark.util.ScalaCollections.list;
+
 import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
 import dev.cuckoofilter.spark.expressions.CuckooFilterInfo;
 import dev.cuckoofilter.spark.expressions.CuckooMightContain;
@@ -30,7 +32,6 @@ import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.ByteType;
 import scala.Option;
 import scala.Tuple3;
-import scala.collection.JavaConverters;
 import scala.collection.Seq;
 import scala.collection.immutable.Map$;
 
@@ -78,7 +79,7 @@ public final class CuckooSqlFunctions {
     scala.Function1<Seq<Expression>, Expression> builder = new scala.runtime.AbstractFunction1<>() {
       @Override
       public Expression apply(Seq<Expression> args) {
-        return b.apply(JavaConverters.seqAsJavaListConverter(args).asJava());
+        return b.apply(list(args));
       }
     };
     return new Tuple3<>(FunctionIdentifier.apply(name), new ExpressionInfo(implementation.getName(), null, name,
@@ -165,8 +166,7 @@ public final class CuckooSqlFunctions {
       Expression value = alias.child();
       if (value instanceof AggregateExpression
           && ((AggregateExpression) value).aggregateFunction() instanceof CuckooFilterAggregate) {
-        return JavaConverters.seqAsJavaListConverter(((AggregateExpression) value).aggregateFunction().children())
-            .asJava();
+        return list(((AggregateExpression) value).aggregateFunction().children());
       }
       if (!(value instanceof Attribute)) {
         return null;
@@ -178,12 +178,12 @@ public final class CuckooSqlFunctions {
 
   /** The alias that defines {@code id} in the plan's projections and aggregates, or null. */
   private static Alias findAlias(LogicalPlan plan, ExprId id) {
-    for (Expression e : JavaConverters.seqAsJavaListConverter(plan.expressions()).asJava()) {
+    for (Expression e : list(plan.expressions())) {
       if (e instanceof Alias && ((Alias) e).exprId().equals(id)) {
         return (Alias) e;
       }
     }
-    for (LogicalPlan child : JavaConverters.seqAsJavaListConverter(plan.children()).asJava()) {
+    for (LogicalPlan child : list(plan.children())) {
       Alias a = findAlias(child, id);
       if (a != null) {
         return a;

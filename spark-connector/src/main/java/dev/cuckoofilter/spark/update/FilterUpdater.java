@@ -1,5 +1,8 @@
 package dev.cuckoofilter.spark.update;
 
+import static dev.cuckoofilter.spark.util.ScalaCollections.list;
+import static dev.cuckoofilter.spark.util.ScalaCollections.seq;
+
 import dev.cuckoofilter.core.CanonicalBuilder;
 import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.core.EntryCodes;
@@ -26,7 +29,6 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.StructField;
-import scala.collection.JavaConverters;
 import scala.reflect.ClassTag$;
 
 /**
@@ -176,9 +178,9 @@ public final class FilterUpdater {
   /** The non-null key hashes of {@code data} under the contract with {@code seed}. */
   private static Dataset<Long> hashes(Dataset<Row> data, String[] keyColumns, long seed) {
     Dataset<Row> keys = keys(data, keyColumns);
-    List<Expression> attributes = new ArrayList<>(JavaConverters.seqAsJavaListConverter(
-        keys.queryExecution().analyzed().output()).asJava());
-    Column hash = new Column(new CuckooKeyHash(JavaConverters.asScalaBufferConverter(attributes).asScala().toList(),
+    List<Expression> attributes = new ArrayList<>(list(
+        keys.queryExecution().analyzed().output()));
+    Column hash = new Column(new CuckooKeyHash(seq(attributes),
         seed));
     return keys.select(hash.as("h")).where(functions.col("h").isNotNull()).as(Encoders.LONG());
   }
