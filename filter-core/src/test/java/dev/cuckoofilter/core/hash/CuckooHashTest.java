@@ -2,6 +2,7 @@ package dev.cuckoofilter.core.hash;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -48,6 +49,24 @@ class CuckooHashTest {
     assertEquals(67_344_979L, Addressing.alternate(123_456_788L, 2049, 123_456_790L)); // wraps
     assertEquals(1L, Addressing.alternate(0, 3, 2));
     assertEquals(3_753_418_510L, Addressing.alternate((1L << 32) - 1, 77, 1L << 32)); // wraps
+  }
+
+  /** Filters may look offsets up in a table instead of computing them: the table must be the formula. */
+  @Test
+  void offsetTableIsTheFormula() {
+    for (long m : new long[] {2, 1000, 123_456_790L, Integer.MAX_VALUE - 1L}) {
+      for (int f : new int[] {4, 8, 12, 16}) {
+        int[] offsets = Addressing.offsets(f, m);
+        assertEquals(1 << f, offsets.length);
+        for (int fp = 0; fp < offsets.length; fp++) {
+          assertEquals(Addressing.offset(fp, m), offsets[fp]);
+          for (long b : new long[] {0, m / 3, m - 1}) {
+            assertEquals(Addressing.alternate(b, fp, m), Addressing.alternateAt(b, offsets[fp], m));
+          }
+        }
+      }
+    }
+    assertThrows(IllegalArgumentException.class, () -> Addressing.offsets(12, Integer.MAX_VALUE + 1L));
   }
 
   @Test
