@@ -181,8 +181,7 @@ public final class CuckooFilters {
     String[] keys = usingColumns.stream().map(CuckooFilters::quoted).toArray(String[]::new);
     Dataset<Row> l = side == JoinPruning.Side.LEFT ? prune(left, right, fpp, keys) : left;
     Dataset<Row> r = side == JoinPruning.Side.RIGHT ? prune(right, left, fpp, keys) : right;
-    return l.join(r, seq(usingColumns),
-        JoinPruning.normalize(joinType));
+    return l.join(r, seq(usingColumns), JoinPruning.normalize(joinType));
   }
 
   private static String quoted(String name) {

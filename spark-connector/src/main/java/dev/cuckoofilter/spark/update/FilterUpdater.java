@@ -178,10 +178,8 @@ public final class FilterUpdater {
   /** The non-null key hashes of {@code data} under the contract with {@code seed}. */
   private static Dataset<Long> hashes(Dataset<Row> data, String[] keyColumns, long seed) {
     Dataset<Row> keys = keys(data, keyColumns);
-    List<Expression> attributes = new ArrayList<>(list(
-        keys.queryExecution().analyzed().output()));
-    Column hash = new Column(new CuckooKeyHash(seq(attributes),
-        seed));
+    List<Expression> attributes = new ArrayList<>(list(keys.queryExecution().analyzed().output()));
+    Column hash = new Column(new CuckooKeyHash(seq(attributes), seed));
     return keys.select(hash.as("h")).where(functions.col("h").isNotNull()).as(Encoders.LONG());
   }
 
