@@ -14,6 +14,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -47,9 +48,52 @@ class SerializationTest {
         assertTrue(copy.mightContain("key-" + i));
       }
     }
-    // The serialized stream contains the binary format verbatim (one copy, no re-encoding).
+    // The filter's custom data in the stream is the binary format verbatim: one copy, nothing else.
     byte[] format = filter.toByteArray();
-    assertTrue(indexOf(bytes.toByteArray(), java.util.Arrays.copyOf(format, 80)) >= 0);
+    assertArrayEquals(format, customData(bytes.toByteArray(), format));
+  }
+
+  @ParameterizedTest
+  @CsvSource({"false", "true"})
+  void aSmallFiltersJavaSerializedFormContainsItsBinaryFormContiguously(boolean semiSorted) throws Exception {
+    CuckooFilter filter = CuckooFilter.builder().semiSorted(semiSorted).expectedItems(60).seed(3).build();
+    for (int i = 0; i < 40; i++) {
+      filter.add("key-" + i);
+    }
+    byte[] format = filter.toByteArray();
+    // Shorter than the 1024-byte block-data records of Java serialization: not split by record headers.
+    assertTrue(format.length < 1024, "format is " + format.length + " bytes");
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(filter);
+    }
+    assertTrue(indexOf(bytes.toByteArray(), format) >= 0, "the whole binary format is in the stream");
+    assertArrayEquals(format, customData(bytes.toByteArray(), format));
+    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      assertArrayEquals(format, ((CuckooFilter) in.readObject()).toByteArray());
+    }
+  }
+
+  /**
+   * The custom data Java serialization wrote for the filter: ObjectOutputStream frames it in block-data
+   * records of at most 1024 bytes (TC_BLOCKDATA 0x77 + 1-byte length, TC_BLOCKDATALONG 0x7A + 4-byte
+   * length) ending with TC_ENDBLOCKDATA 0x78, so a large filter's bytes are not contiguous in the stream.
+   * The first record starts with the format's 80-byte header; this returns the records' concatenated
+   * payload up to the end marker.
+   */
+  static byte[] customData(byte[] stream, byte[] format) {
+    int header = indexOf(stream, java.util.Arrays.copyOf(format, 80));
+    assertTrue(header >= 0, "no format header in the stream");
+    int at = header >= 5 && stream[header - 5] == 0x7A ? header - 5 : header - 2;
+    ByteBuffer in = ByteBuffer.wrap(stream, at, stream.length - at); // big-endian, as Java serialization
+    ByteArrayOutputStream data = new ByteArrayOutputStream();
+    for (byte tag = in.get(); tag != 0x78; tag = in.get()) {
+      assertTrue(tag == 0x77 || tag == 0x7A, () -> "unexpected tag in the custom data at " + in.position());
+      int length = tag == 0x77 ? in.get() & 0xFF : in.getInt();
+      data.write(stream, in.position(), length);
+      in.position(in.position() + length);
+    }
+    return data.toByteArray();
   }
 
   @ParameterizedTest
