@@ -21,11 +21,12 @@ import org.apache.hadoop.conf.Configuration;
 
 /**
  * S3Proxy (in-memory "transient" storage, AWS signature checks on) as a separate process on 127.0.0.1:
- * it cannot share the test JVM, whose Jetty and Jackson versions are Spark's.
+ * it cannot share the test JVM, whose Jetty and Jackson versions are Spark's. Public for the examples' tests
+ * of the cuckoo tool on S3.
  */
-final class S3ProxyServer implements AutoCloseable {
-  static final String ACCESS_KEY = "store-test-access";
-  static final String SECRET_KEY = "store-test-secret";
+public final class S3ProxyServer implements AutoCloseable {
+  public static final String ACCESS_KEY = "store-test-access";
+  public static final String SECRET_KEY = "store-test-secret";
   private static final long START_TIMEOUT_MS = 60_000;
 
   private final Process process;
@@ -41,7 +42,7 @@ final class S3ProxyServer implements AutoCloseable {
     Runtime.getRuntime().addShutdownHook(killOnExit); // should a test JVM end without @AfterAll
   }
 
-  static S3ProxyServer start(File workDir) throws IOException, InterruptedException {
+  public static S3ProxyServer start(File workDir) throws IOException, InterruptedException {
     File jar = jar();
     int port;
     try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -99,12 +100,12 @@ final class S3ProxyServer implements AutoCloseable {
         + "); run the tests through Maven, which copies it to target/s3proxy/");
   }
 
-  String endpoint() {
+  public String endpoint() {
     return "http://127.0.0.1:" + port;
   }
 
   /** A plain AWS SDK client, as an administrator would use; the caller shuts it down. */
-  AmazonS3 adminClient() {
+  public AmazonS3 adminClient() {
     return AmazonS3ClientBuilder.standard()
         .withEndpointConfiguration(new AwsClientBuilder.EndpointConfiguration(endpoint(), "us-east-1"))
         .withPathStyleAccessEnabled(true)
@@ -113,7 +114,7 @@ final class S3ProxyServer implements AutoCloseable {
   }
 
   /** Creates a bucket through the AWS SDK, as an administrator would. */
-  void createBucket(String bucket) {
+  public void createBucket(String bucket) {
     AmazonS3 s3 = adminClient();
     try {
       s3.createBucket(bucket);
@@ -123,7 +124,7 @@ final class S3ProxyServer implements AutoCloseable {
   }
 
   /** An S3A client configuration for this server: path-style access, no SSL, static keys, few retries. */
-  Configuration s3aConf() {
+  public Configuration s3aConf() {
     Configuration conf = new Configuration();
     conf.set("fs.s3a.endpoint", endpoint());
     conf.set("fs.s3a.endpoint.region", "us-east-1");
@@ -167,7 +168,7 @@ final class S3ProxyServer implements AutoCloseable {
     }
   }
 
-  boolean isAlive() {
+  public boolean isAlive() {
     return process.isAlive();
   }
 }
