@@ -17,8 +17,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.TypedColumn;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.functions;
@@ -40,6 +42,7 @@ import org.apache.spark.sql.types.StructField;
  * SparkCuckooFilter f = CuckooFilters.builder(activeCustomers).keys("customer_id").fpp(0.001).build();
  * orders.where(f.mightContain(col("customer_id")));
  * df.groupBy("region").agg(CuckooFilters.filterOf(col("customer_id")));   // BINARY filter per group
+ * byte[] bytes = customers.select(CuckooFilters.<Customer>typedFilterOf(col("id"))).first(); // typed Dataset
  * }</pre>
  *
  * Composite keys are several columns (or a struct); null keys never match and are left out.
@@ -72,6 +75,43 @@ public final class CuckooFilters {
       exprs.add(k.expr());
     }
     return new Column(CuckooFilterAggregate.create(exprs, expectedItems, fpp).toAggregateExpression());
+  }
+
+  /**
+   * The typed form of {@link #filterOf(Column...)}, for the typed Dataset API: the same native aggregate
+   * (same speed, same bytes) as a {@code TypedColumn} whose value is the serialized filter. The key
+   * columns are columns of the Dataset (for a bean, its properties).
+   *
+   * <pre>{@code
+   * Dataset<Customer> customers = df.as(Encoders.bean(Customer.class));
+   * byte[] all = customers.select(CuckooFilters.<Customer>typedFilterOf(col("id"))).first();
+   * Dataset<Tuple2<String, byte[]>> perRegion = customers
+   *     .groupByKey((MapFunction<Customer, String>) Customer::getRegion, Encoders.STRING())
+   *     .agg(CuckooFilters.typedFilterOf(col("id")));
+   * CuckooFilter f = CuckooFilter.fromByteArray(all);
+   * }</pre>
+   *
+   * @param <T> the Dataset's element type (any: the column reads the Dataset's columns, not its objects)
+   */
+  public static <T> TypedColumn<T, byte[]> typedFilterOf(Column... keys) {
+    return typed(filterOf(keys));
+  }
+
+  /**
+   * {@link #typedFilterOf(Column...)} sized for {@code expectedItems} keys (0: the exact distinct count) at
+   * false-positive rate {@code fpp}.
+   *
+   * @param <T> the Dataset's element type
+   * @throws IllegalArgumentException if no filter can have that size or rate
+   */
+  public static <T> TypedColumn<T, byte[]> typedFilterOf(long expectedItems, double fpp, Column... keys) {
+    return typed(filterOf(expectedItems, fpp, keys));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> TypedColumn<T, byte[]> typed(Column aggregate) {
+    // TypedColumn is contravariant in its input type in Scala; Java needs the cast to see it.
+    return (TypedColumn<T, byte[]>) (TypedColumn<?, byte[]>) aggregate.as(Encoders.BINARY());
   }
 
   /** Builds a filter of the distinct keys of {@code data} (sized from an approximate distinct count). */

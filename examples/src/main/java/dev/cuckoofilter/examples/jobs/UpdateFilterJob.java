@@ -117,7 +117,6 @@ public final class UpdateFilterJob extends SparkJob {
     }
     StoredFilter base = baseVersion > 0 ? store.read(baseVersion) : store.readLatest();
     List<StructField> keys = base.metadata().keyColumns();
-    List<String> names = KeyColumns.names(keys);
     ChangeSet changeSet;
     String described;
     if (change.delta != null) {
@@ -135,7 +134,8 @@ public final class UpdateFilterJob extends SparkJob {
           read(spark, "--after", change.snapshots.after, keys, store));
       described = "before " + change.snapshots.before + ", after " + change.snapshots.after;
     }
-    UpdateResult result = FilterUpdater.update(base.filter(), changeSet, names.toArray(new String[0]));
+    // A rebuild is made for the false-positive rate the base version's metadata records.
+    UpdateResult result = FilterUpdater.update(base, changeSet);
     out.println("version " + base.version().version() + ": " + result.summary());
     out.println("the new version: " + Publishing.statistics(result.filter()));
     FilterVersion published = Publishing.publish(store, result.filter(), KeyColumns.json(keys),

@@ -7,6 +7,7 @@ import java.lang.ref.SoftReference;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.SparkContext;
 import org.apache.spark.TaskContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -63,6 +64,14 @@ public abstract class FilterHandle implements Serializable {
    */
   public static void check(byte[] bytes, String function) {
     FilterCache.get(bytes, function);
+  }
+
+  /**
+   * How many filters handles have deserialized from bytes in this JVM so far (a cached filter is not
+   * deserialized again). Broadcast filters are not counted: Spark deserializes those, once per JVM.
+   */
+  static long filtersDeserialized() {
+    return FilterCache.DESERIALIZED.get();
   }
 
   static String summary(CuckooFilter f) {
@@ -122,6 +131,8 @@ public abstract class FilterHandle implements Serializable {
   static final class FilterCache {
     private static final int CAPACITY = 8;
     private static final Deque<Entry> ENTRIES = new ArrayDeque<>();
+    /** Filters deserialized from bytes in this JVM so far. */
+    private static final AtomicLong DESERIALIZED = new AtomicLong();
 
     private static final class Entry {
       final long key;
@@ -137,6 +148,10 @@ public abstract class FilterHandle implements Serializable {
 
     private FilterCache() {}
 
+    /**
+     * The filter of {@code bytes}, deserialized only if no equal bytes are cached. Lookup, deserialization
+     * and insertion hold one lock, so tasks running at once that need the same filter deserialize it once.
+     */
     static CuckooFilter get(byte[] bytes, String function) {
       long key = key(bytes);
       synchronized (ENTRIES) {
@@ -148,21 +163,28 @@ public abstract class FilterHandle implements Serializable {
             }
           }
         }
-      }
-      CuckooFilter filter;
-      try {
-        filter = CuckooFilter.fromByteArray(bytes);
-      } catch (IOException e) {
-        throw new IllegalArgumentException(function + ": argument 1 (filter) is not a valid cuckoo filter: "
-            + e.getMessage(), e);
-      }
-      synchronized (ENTRIES) {
+        CuckooFilter filter;
+        try {
+          filter = CuckooFilter.fromByteArray(bytes);
+        } catch (IOException e) {
+          throw new IllegalArgumentException(function + ": argument 1 (filter) is not a valid cuckoo filter: "
+              + e.getMessage(), e);
+        }
+        DESERIALIZED.incrementAndGet();
+        ENTRIES.removeIf(e -> e.key == key && Arrays.equals(e.bytes, bytes)); // an entry whose filter was collected
         ENTRIES.addFirst(new Entry(key, bytes, filter));
         while (ENTRIES.size() > CAPACITY) {
           ENTRIES.removeLast();
         }
+        return filter;
       }
-      return filter;
+    }
+
+    /** Forgets every cached filter, as in a JVM that has not seen them (for tests). */
+    static void clear() {
+      synchronized (ENTRIES) {
+        ENTRIES.clear();
+      }
     }
 
     /** Length and the two checksums of the format: cheap, and exact equality is checked anyway. */

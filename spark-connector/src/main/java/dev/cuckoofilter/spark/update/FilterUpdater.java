@@ -7,8 +7,11 @@ import dev.cuckoofilter.core.CanonicalBuilder;
 import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.core.EntryCodes;
 import dev.cuckoofilter.core.FilterParameters;
+import dev.cuckoofilter.core.format.FilterFormat;
+import dev.cuckoofilter.core.sizing.Sizing;
 import dev.cuckoofilter.spark.CuckooFilters;
 import dev.cuckoofilter.spark.SparkCuckooFilter;
+import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
 import dev.cuckoofilter.spark.expressions.CuckooKeyHash;
 import dev.cuckoofilter.spark.hash.KeyTypes;
 import dev.cuckoofilter.spark.store.FilterMetadata;
@@ -16,6 +19,7 @@ import dev.cuckoofilter.spark.store.FilterStore;
 import dev.cuckoofilter.spark.store.FilterVersion;
 import dev.cuckoofilter.spark.store.StoredFilter;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -49,7 +53,8 @@ import scala.reflect.ClassTag$;
  * applies the changes, which are as large as the change, and lays the filter out canonically, so an
  * updated filter has the same bytes as a fresh build of the new dataset. When the new keys would push the
  * filter past the capacity it was sized for, it is rebuilt from the new dataset, sized with room to grow
- * at the same false-positive rate, and the result says so.
+ * at the configured false-positive rate (for a stored filter, the one its metadata records), and the
+ * result says so.
  */
 public final class FilterUpdater {
   /** A rebuild sizes for this many times the current distinct keys. */
@@ -59,9 +64,42 @@ public final class FilterUpdater {
 
   /**
    * Applies {@code change} to {@code filter}, a filter of the key columns {@code keyColumns} of the
-   * dataset before the change. {@code filter} itself is not modified.
+   * dataset before the change. {@code filter} itself is not modified. A rebuild is made for the
+   * false-positive rate the filter was sized for (or, for a filter without one, the rate its table gives at
+   * its design load).
    */
   public static UpdateResult update(CuckooFilter filter, ChangeSet change, String... keyColumns) {
+    return update(filter, change, configuredFpp(0, filter), keyColumns);
+  }
+
+  /**
+   * The false-positive rate a filter is kept at: {@code recordedFpp} (a stored version's metadata) if
+   * known and a filter can be built for it, else the rate the filter was sized for, else (a filter sized by
+   * an explicit table without a target) the rate its geometry gives at its design load.
+   */
+  static double configuredFpp(double recordedFpp, CuckooFilter filter) {
+    if (recordedFpp > 0 && buildable(recordedFpp)) {
+      return recordedFpp;
+    }
+    FilterParameters p = filter.parameters();
+    if (p.targetFpp() > 0) {
+      return p.targetFpp();
+    }
+    return Sizing.falsePositiveRate(p.bucketSize(), p.fingerprintBits(),
+        Sizing.designLoad(p.bucketSize(), p.fingerprintBits(), p.bucketCount()));
+  }
+
+  private static boolean buildable(double fpp) {
+    try {
+      CuckooFilterAggregate.checkFpp(fpp);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /** {@link #update(CuckooFilter, ChangeSet, String...)}; a rebuild is made for {@code fpp}. */
+  static UpdateResult update(CuckooFilter filter, ChangeSet change, double fpp, String... keyColumns) {
     if (keyColumns.length == 0) {
       throw new IllegalArgumentException("keyColumns: at least one key column is needed");
     }
@@ -97,7 +135,7 @@ public final class FilterUpdater {
           String reason = updated.size() >= capacity
               ? "the new keys exceed the " + capacity + " items the filter was sized for"
               : "the filter is full";
-          return rebuild(change.current, keyColumns, p, reason);
+          return rebuild(change.current, keyColumns, fpp, reason);
         }
         inserted++;
       }
@@ -108,7 +146,8 @@ public final class FilterUpdater {
   /**
    * Updates the latest version of a stored filter for {@code change} and publishes the result as the
    * next version (its parent is the version read). The key columns and their types come from the stored
-   * metadata; the change's datasets must have them.
+   * metadata; the change's datasets must have them. So does the false-positive rate: a rebuild is made for
+   * the rate the latest version's metadata records, and the new version records it again.
    *
    * @param source a description of the change, recorded in the new version's metadata
    * @throws dev.cuckoofilter.spark.store.FilterConflictException if another writer published first; read
@@ -122,22 +161,41 @@ public final class FilterUpdater {
   public static Published update(FilterStore store, ChangeSet change, String source,
       java.util.Map<String, String> properties) throws IOException {
     StoredFilter latest = store.readLatest();
-    List<StructField> keys = latest.metadata().keyColumns();
+    UpdateResult result = update(latest, change);
+    // The new version records the location's false-positive rate again (the filter itself may not carry it).
+    FilterMetadata metadata = new FilterMetadata(latest.metadata().keyColumns(), configuredFpp(latest),
+        result.filter().size(), result.filter().capacity(), source, Instant.now(), latest.version().version(),
+        FilterFormat.VERSION, properties);
+    return new Published(result, store.publish(result.filter(), metadata));
+  }
+
+  /**
+   * Applies {@code change} to a stored version without publishing it. The key columns and their types come
+   * from the version's metadata, and so does the false-positive rate: a rebuild is made for the rate the
+   * metadata records (the rate the location is kept at, whatever the filter's own parameters say).
+   *
+   * @throws IllegalArgumentException if a dataset of the change lacks a key column or has it in a type that
+   *     hashes otherwise
+   */
+  public static UpdateResult update(StoredFilter base, ChangeSet change) {
+    List<StructField> keys = base.metadata().keyColumns();
+    String location = base.version().location();
     String[] names = keys.stream().map(StructField::name).toArray(String[]::new);
     // Every dataset of the change: keys of another type hash to other entries, so an added key would be
     // missing from the filter (a false negative) and a deleted one would not leave it.
     if (change.isSnapshots()) {
-      checkKeyTypes(change.before, "the snapshot before", keys, store.location());
-      checkKeyTypes(change.current, "the snapshot after", keys, store.location());
+      checkKeyTypes(change.before, "the snapshot before", keys, location);
+      checkKeyTypes(change.current, "the snapshot after", keys, location);
     } else {
-      checkKeyTypes(change.added, "the added rows", keys, store.location());
-      checkKeyTypes(change.deleted, "the deleted rows", keys, store.location());
-      checkKeyTypes(change.current, "the current dataset", keys, store.location());
+      checkKeyTypes(change.added, "the added rows", keys, location);
+      checkKeyTypes(change.deleted, "the deleted rows", keys, location);
+      checkKeyTypes(change.current, "the current dataset", keys, location);
     }
-    UpdateResult result = update(latest.filter(), change, names);
-    FilterMetadata metadata = FilterMetadata.of(result.filter(), keys, source, latest.version().version())
-        .withProperties(properties);
-    return new Published(result, store.publish(result.filter(), metadata));
+    return update(base.filter(), change, configuredFpp(base), names);
+  }
+
+  private static double configuredFpp(StoredFilter stored) {
+    return configuredFpp(stored.metadata().fpp(), stored.filter());
   }
 
   /** An update and the version it was published as. */
@@ -160,10 +218,9 @@ public final class FilterUpdater {
     }
   }
 
-  private static UpdateResult rebuild(Dataset<Row> current, String[] keyColumns, FilterParameters p, String reason) {
-    // Sized for the new keys with room to grow, at the false-positive rate the filter was made for.
-    SparkCuckooFilter rebuilt = CuckooFilters.builder(current).keys(keyColumns).headroom(GROWTH)
-        .fpp(p.targetFpp() > 0 ? p.targetFpp() : 0.01).build();
+  private static UpdateResult rebuild(Dataset<Row> current, String[] keyColumns, double fpp, String reason) {
+    // Sized for the new keys with room to grow, at the false-positive rate the filter is kept at.
+    SparkCuckooFilter rebuilt = CuckooFilters.builder(current).keys(keyColumns).headroom(GROWTH).fpp(fpp).build();
     return new UpdateResult(rebuilt.filter(), rebuilt.filter().size(), 0, 0, true, reason);
   }
 

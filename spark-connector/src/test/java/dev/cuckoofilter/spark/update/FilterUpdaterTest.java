@@ -5,12 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoofilter.core.CanonicalBuilder;
 import dev.cuckoofilter.core.CuckooFilter;
+import dev.cuckoofilter.core.EntryCodes;
+import dev.cuckoofilter.core.FilterParameters;
+import dev.cuckoofilter.core.hash.CuckooHash;
 import dev.cuckoofilter.spark.SparkTestSession;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -132,6 +138,96 @@ class FilterUpdaterTest {
     assertEquals(0.001, r.filter().parameters().targetFpp(), 1e-12);
   }
 
+  /** A filter of the rows' keys sized for {@code expectedItems} at {@code fpp}, its parameters recording no target rate. */
+  static CuckooFilter withoutTargetFpp(long expectedItems, double fpp, List<long[]> rows) {
+    FilterParameters p = CuckooFilter.builder().expectedItems(expectedItems).fpp(fpp).parameters();
+    CanonicalBuilder b = new CanonicalBuilder(new FilterParameters(p.semiSorted(), p.bucketSize(), p.fingerprintBits(),
+        p.bucketCount(), p.hashAlgorithm(), p.seed(), p.maxKicks(), p.stashCapacity(), p.expectedItems(), 0), true);
+    for (long[] row : rows) {
+      b.addHash(CuckooHash.hashLong(row[0], p.seed()));
+    }
+    CuckooFilter f = b.build();
+    assertEquals(0, f.parameters().targetFpp());
+    return f;
+  }
+
+  static List<long[]> keysFrom(long from, long to) {
+    List<long[]> rows = new ArrayList<>();
+    for (long k = from; k < to; k++) {
+      rows.add(new long[] {k, k});
+    }
+    return rows;
+  }
+
+  /** A filter that records no target rate is rebuilt at the rate of its table, not at a default 0.01. */
+  @Test
+  void aRebuildOfAFilterWithoutATargetKeepsTheRateOfItsTable() throws Exception {
+    List<long[]> small = keysFrom(0, 100);
+    CuckooFilter f = withoutTargetFpp(120, 0.001, small);
+    FilterParameters p = f.parameters();
+    double tableRate = dev.cuckoofilter.core.sizing.Sizing.falsePositiveRate(p.bucketSize(), p.fingerprintBits(),
+        dev.cuckoofilter.core.sizing.Sizing.designLoad(p.bucketSize(), p.fingerprintBits(), p.bucketCount()));
+    assertTrue(tableRate <= 0.001, "rate of the table " + tableRate);
+    UpdateResult r = FilterUpdater.update(f, ChangeSet.between(rows(small), rows(keysFrom(0, 5000))), "k");
+    assertTrue(r.rebuilt(), r.summary());
+    assertEquals(tableRate, r.filter().parameters().targetFpp(), 1e-15);
+    assertTrue(r.filter().expectedFpp() <= tableRate, r.summary());
+  }
+
+  /**
+   * A stored filter is kept at the false-positive rate its location's metadata records, even when the
+   * filter's own parameters record none: an update that overfills it rebuilds it at that rate, and every new
+   * version records that rate again.
+   */
+  @Test
+  void storedFiltersAreRebuiltAtTheRateTheirMetadataRecords(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    double recorded = 0.0002;
+    List<long[]> before = keysFrom(0, 100);
+    CuckooFilter f = withoutTargetFpp(120, 0.001, before);
+    dev.cuckoofilter.spark.store.FilterStore store = dev.cuckoofilter.spark.store.FilterStore.open(
+        dir.resolve("filters").toUri().toString(), spark);
+    List<org.apache.spark.sql.types.StructField> keys = List.of(new org.apache.spark.sql.types.StructField("k",
+        org.apache.spark.sql.types.DataTypes.LongType, true, org.apache.spark.sql.types.Metadata.empty()));
+    store.publish(f, new dev.cuckoofilter.spark.store.FilterMetadata(keys, recorded, f.size(), f.capacity(),
+        "sized by hand", java.time.Instant.now(), dev.cuckoofilter.spark.store.FilterMetadata.NO_PARENT,
+        dev.cuckoofilter.core.format.FilterFormat.VERSION, Map.of()));
+
+    // An update that fits: the filter is updated, the new version records the location's rate.
+    List<long[]> added = keysFrom(100, 110);
+    List<long[]> after = keysFrom(0, 110);
+    FilterUpdater.Published small = FilterUpdater.update(store, ChangeSet.of(rows(added), rows(List.of()), rows(after)),
+        "ten more");
+    assertFalse(small.result().rebuilt(), small.result().summary());
+    assertEquals(recorded, store.readLatest().metadata().fpp(), 0);
+
+    // An update past the capacity: rebuilt at the recorded rate (not the table's, not 0.01).
+    List<long[]> many = keysFrom(0, 20_000);
+    UpdateResult unpublished = FilterUpdater.update(store.readLatest(), ChangeSet.between(rows(after), rows(many)));
+    assertTrue(unpublished.rebuilt(), unpublished.summary());
+    assertEquals(recorded, unpublished.filter().parameters().targetFpp(), 0);
+    assertEquals(2, store.readLatest().version().version(), "update(StoredFilter, ...) publishes nothing");
+    FilterUpdater.Published big = FilterUpdater.update(store, ChangeSet.between(rows(after), rows(many)), "many more");
+    assertTrue(big.result().rebuilt(), big.result().summary());
+    dev.cuckoofilter.spark.store.StoredFilter latest = store.readLatest();
+    assertEquals(3, latest.version().version());
+    assertEquals(recorded, latest.metadata().fpp(), 0);
+    assertEquals(recorded, latest.filter().parameters().targetFpp(), 0);
+    assertArrayEquals(unpublished.filter().toByteArray(), latest.filter().toByteArray());
+    for (long[] row : many) {
+      assertTrue(latest.filter().mightContain(row[0]), "lost " + row[0]);
+    }
+    int fp = 0;
+    int probes = 1_000_000;
+    for (long k = 1_000_000; k < 1_000_000 + probes; k++) {
+      fp += latest.filter().mightContain(k) ? 1 : 0;
+    }
+    double expected = latest.filter().expectedFpp();
+    assertTrue(expected <= recorded, latest.filter().toString());
+    assertTrue(fp <= probes * expected + 5 * Math.sqrt(probes * expected) + 5, fp + " false positives of " + probes
+        + ", expected " + expected);
+  }
+
   @Test
   void storedFiltersAreUpdatedAsNewVersions(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
     List<long[]> before = new ArrayList<>();
@@ -183,55 +279,157 @@ class FilterUpdaterTest {
     assertEquals(3, store.readLatest().version().version(), "nothing else was published");
   }
 
-  /** A long random sequence of changes against the exact key set. */
+  /**
+   * A long random sequence of changes (44 steps, in both forms) against the exact key set: rows deleted at
+   * random (keys that keep other rows and keys that lose their last row), whole keys deleted, new keys,
+   * duplicates of present keys, keys re-inserted in the step that deleted them and in later steps, and every
+   * eleventh step a burst of new keys past the filter's capacity, which rebuilds it. After every step: no
+   * false negatives, the bytes of a fresh build with the filter's parameters, a rebuild exactly when the new
+   * key set needs more entries than the filter was sized for, and false positives at the filter's expected
+   * rate, per step (loosely) and pooled over all steps (within 5 standard deviations, both ways).
+   */
   @Test
-  void randomUpdateSequencesNeverLoseAKey() throws Exception {
+  void longRandomUpdateSequencesNeverLoseAKeyAndKeepTheExpectedRate() throws Exception {
+    final int steps = 44;
+    final int probesPerStep = 25_000;
+    final double fpp = 0.01;
     SplittableRandom r = new SplittableRandom(2024);
     Map<Long, Long> current = new HashMap<>(); // row id -> key
     long nextRow = 0;
-    for (int i = 0; i < 4000; i++) {
-      current.put(nextRow++, r.nextLong(8000));
+    long nextNewKey = 10_000; // keys below it may have been used; new keys are fresh
+    for (int i = 0; i < 3000; i++) {
+      current.put(nextRow++, r.nextLong(nextNewKey));
     }
-    CuckooFilter filter = fresh(rows(asRows(current)));
-    for (int step = 0; step < 8; step++) {
+    CuckooFilter filter = fresh(rows(asRows(current)), 3000, fpp);
+    List<Long> deletedEarlier = new ArrayList<>();
+    long falsePositives = 0;
+    long probes = 0;
+    double expectedFalsePositives = 0;
+    int rebuilds = 0;
+    int deletedKeysKept = 0;
+    int keysRemoved = 0;
+    for (int step = 0; step < steps; step++) {
+      boolean burst = step % 11 == 10;
       List<long[]> deleted = new ArrayList<>();
       List<long[]> added = new ArrayList<>();
+      // Random rows: their keys may keep other rows.
       List<Long> ids = new ArrayList<>(current.keySet());
-      int deletes = r.nextInt(0, 1500);
+      int deletes = r.nextInt(0, 250);
       for (int i = 0; i < deletes && !ids.isEmpty(); i++) {
-        long id = ids.remove(r.nextInt(ids.size()));
+        int at = r.nextInt(ids.size());
+        long id = ids.get(at);
+        ids.set(at, ids.get(ids.size() - 1));
+        ids.remove(ids.size() - 1);
         deleted.add(new long[] {current.remove(id), id});
       }
-      int adds = r.nextInt(0, 1500);
+      // Whole keys: every row of a few keys.
+      Set<Long> goners = new HashSet<>();
+      List<Long> present = new ArrayList<>(new HashSet<>(current.values()));
+      for (int i = r.nextInt(0, 60); i > 0 && !present.isEmpty(); i--) {
+        goners.add(present.get(r.nextInt(present.size())));
+      }
+      current.entrySet().removeIf(e -> {
+        if (goners.contains(e.getValue())) {
+          deleted.add(new long[] {e.getValue(), e.getKey()});
+          return true;
+        }
+        return false;
+      });
+      // New keys, duplicates, re-inserts of keys deleted now or earlier: about as many keys as left.
+      int adds = r.nextInt(0, 250);
+      List<Long> stillPresent = new ArrayList<>(current.values());
       for (int i = 0; i < adds; i++) {
-        long key = r.nextBoolean() && !deleted.isEmpty() ? deleted.get(r.nextInt(deleted.size()))[0] : r.nextLong(12_000);
+        int kind = r.nextInt(4);
+        long key;
+        if (kind == 0 && !deleted.isEmpty()) {
+          key = deleted.get(r.nextInt(deleted.size()))[0];
+        } else if (kind == 1 && !deletedEarlier.isEmpty()) {
+          key = deletedEarlier.get(r.nextInt(deletedEarlier.size()));
+        } else if (kind == 2 && !stillPresent.isEmpty()) {
+          key = stillPresent.get(r.nextInt(stillPresent.size()));
+        } else {
+          key = nextNewKey++;
+        }
         current.put(nextRow, key);
         added.add(new long[] {key, nextRow++});
       }
+      if (burst) {
+        // Past the capacity: the filter is sized for expectedItems keys.
+        long needed = filter.parameters().expectedItems() - new HashSet<>(current.values()).size() + 200
+            + r.nextInt(300);
+        for (long i = 0; i < needed; i++) {
+          current.put(nextRow, nextNewKey);
+          added.add(new long[] {nextNewKey++, nextRow++});
+        }
+      }
+      for (long[] d : deleted) {
+        deletedEarlier.add(d[0]);
+      }
+
       Dataset<Row> now = rows(asRows(current));
+      FilterParameters before = filter.parameters();
       UpdateResult result = FilterUpdater.update(filter, step % 2 == 0
           ? ChangeSet.of(rows(added), rows(deleted), now)
           : ChangeSet.between(rows(asRows(previous(current, deleted, added))), now), "k");
       filter = result.filter();
-      // No false negatives; false positives at the filter's own rate.
-      java.util.Set<Long> keys = new java.util.HashSet<>(current.values());
-      for (long k : keys) {
-        assertTrue(filter.mightContain(k), "step " + step + ": lost key " + k);
+      Set<Long> keys = new HashSet<>(current.values());
+      String at = "step " + step + " (" + result.summary() + ")";
+
+      // A rebuild exactly when the new key set's entries exceed what the filter was sized for.
+      Set<Long> entries = entries(keys, before);
+      assertEquals(entries.size() > before.expectedItems(), result.rebuilt(), at);
+      if (burst) {
+        assertTrue(result.rebuilt(), at);
       }
-      int fp = 0;
-      int probes = 0;
-      for (long k = 100_000; k < 300_000; k++) {
-        probes++;
+      if (result.rebuilt()) {
+        rebuilds++;
+        assertEquals(fpp, filter.parameters().targetFpp(), 1e-15, at);
+        assertTrue(filter.parameters().expectedItems() >= keys.size() * 1.4, at + ": room to grow");
+      } else {
+        deletedKeysKept += result.deletedKeptKeys();
+        keysRemoved += result.entriesRemoved();
+      }
+      // No false negatives.
+      for (long k : keys) {
+        assertTrue(filter.mightContain(k), at + ": lost key " + k);
+      }
+      // One entry per distinct entry of the keys: nothing stale left behind, nothing stored twice.
+      assertEquals((result.rebuilt() ? entries(keys, filter.parameters()) : entries).size(), filter.size(), at);
+      // The bytes of a fresh build of the new dataset with the filter's parameters.
+      assertArrayEquals(fresh(now, filter.parameters().expectedItems(), filter.parameters().targetFpp()).toByteArray(),
+          filter.toByteArray(), at);
+      // False positives on keys that were never in the dataset, fresh ones at every step.
+      long fp = 0;
+      long from = 1_000_000_000L + step * 1_000_000L;
+      for (long k = from; k < from + probesPerStep; k++) {
         fp += filter.mightContain(k) ? 1 : 0;
       }
-      double rate = (double) fp / probes;
       double expected = filter.expectedFpp();
-      assertTrue(rate <= expected + 5 * Math.sqrt(expected / probes) + 1e-5, "step " + step + ": fpp " + rate + " vs "
-          + expected);
-      if (!result.rebuilt()) {
-        assertArrayEquals(fresh(now).toByteArray(), filter.toByteArray(), "step " + step);
-      }
+      assertTrue(fp <= probesPerStep * expected + 6 * Math.sqrt(probesPerStep * expected) + 5,
+          at + ": " + fp + " false positives of " + probesPerStep + ", expected fpp " + expected);
+      falsePositives += fp;
+      probes += probesPerStep;
+      expectedFalsePositives += probesPerStep * expected;
     }
+    assertTrue(rebuilds >= steps / 11, rebuilds + " rebuilds");
+    assertTrue(keysRemoved > 0 && deletedKeysKept > 0, keysRemoved + " removed, " + deletedKeysKept + " kept");
+    double sigma = Math.sqrt(expectedFalsePositives);
+    assertTrue(Math.abs(falsePositives - expectedFalsePositives) <= 5 * sigma, falsePositives
+        + " false positives of " + probes + " probes, expected " + expectedFalsePositives + " +- " + sigma);
+  }
+
+  /** The distinct entries (fingerprint and bucket pair) of long keys in a filter with parameters {@code p}. */
+  static Set<Long> entries(Set<Long> keys, FilterParameters p) {
+    Set<Long> entries = new HashSet<>();
+    for (long k : keys) {
+      entries.add(EntryCodes.ofHash(p, CuckooHash.hashLong(k, p.seed())));
+    }
+    return entries;
+  }
+
+  static CuckooFilter fresh(Dataset<Row> data, long expectedItems, double fpp) throws Exception {
+    return CuckooFilter.fromByteArray((byte[]) data.agg(dev.cuckoofilter.spark.CuckooFilters.filterOf(expectedItems,
+        fpp, org.apache.spark.sql.functions.col("k"))).first().get(0));
   }
 
   static List<long[]> asRows(Map<Long, Long> rows) {
