@@ -167,6 +167,7 @@ public final class JoinPruningBenchmark {
         results[v] = variants.get(names.get(v)).get();
         seconds[v][r] = (System.nanoTime() - start) / 1e9;
         shuffle[v] = meter.read();
+        requireSameResult(names.get(0), results[0], names.get(v), results[v]);
       }
     }
     int base = names.indexOf(baseline);
@@ -190,6 +191,18 @@ public final class JoinPruningBenchmark {
     }
     System.out.println("speedup: " + baseline + "'s time over the variant's in the same round, median of "
         + runs + " rounds");
+  }
+
+  /**
+   * Stops the benchmark if a variant's answer, a count and a sum of doubles, is not the reference variant's:
+   * the count exactly, the sum up to the rounding of adding the same values in another order.
+   */
+  static void requireSameResult(String referenceName, Row reference, String name, Row result) {
+    double a = reference.getDouble(1);
+    double b = result.getDouble(1);
+    if (reference.getLong(0) != result.getLong(0) || Math.abs(a - b) > 1e-9 * Math.max(Math.abs(a), Math.abs(b))) {
+      throw new IllegalStateException(name + " returned " + result + ", " + referenceName + " " + reference);
+    }
   }
 
   /**
