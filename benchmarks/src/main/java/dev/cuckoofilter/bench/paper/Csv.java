@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** A CSV table built row by row (RFC 4180 quoting; numbers in plain notation, whatever the locale). */
 final class Csv {
@@ -61,6 +63,57 @@ final class Csv {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * The rows of a CSV file written by {@link #write}, each a map from column to cell (empty cells are
+   * empty strings): what the plots drawn from a run's files read ({@code --plot-only}).
+   */
+  static List<Map<String, String>> read(Path file) {
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    List<String> header = cells(lines.get(0));
+    List<Map<String, String>> rows = new ArrayList<>();
+    for (String line : lines.subList(1, lines.size())) {
+      List<String> cells = cells(line);
+      if (cells.size() != header.size()) {
+        throw new IllegalArgumentException(file + ": " + cells.size() + " cells for " + header.size() + " columns in "
+            + line);
+      }
+      Map<String, String> row = new LinkedHashMap<>();
+      for (int i = 0; i < header.size(); i++) {
+        row.put(header.get(i), cells.get(i));
+      }
+      rows.add(row);
+    }
+    return rows;
+  }
+
+  /** The cells of one line, undoing {@link #append}'s quoting (no cell of ours spans lines). */
+  private static List<String> cells(String line) {
+    List<String> cells = new ArrayList<>();
+    StringBuilder cell = new StringBuilder();
+    boolean quoted = false;
+    for (int i = 0; i < line.length(); i++) {
+      char c = line.charAt(i);
+      if (quoted && c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+        cell.append('"');
+        i++;
+      } else if (c == '"') {
+        quoted = !quoted;
+      } else if (c == ',' && !quoted) {
+        cells.add(cell.toString());
+        cell.setLength(0);
+      } else {
+        cell.append(c);
+      }
+    }
+    cells.add(cell.toString());
+    return cells;
   }
 
   private static void append(StringBuilder out, List<String> cells) {

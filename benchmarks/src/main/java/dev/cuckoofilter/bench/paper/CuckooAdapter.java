@@ -9,6 +9,9 @@ import java.util.SplittableRandom;
  * than 500 times").
  */
 final class CuckooAdapter implements PaperFilter {
+  /** Section 4's "full" condition: an insert that relocates fingerprints more than this many times fails. */
+  static final int MAX_KICKS = 500;
+
   final CuckooFilter filter;
   private boolean[] batchResults = new boolean[0];
 
@@ -19,7 +22,7 @@ final class CuckooAdapter implements PaperFilter {
   /** A filter that fails at its first failed kick chain, as the paper's. */
   static CuckooFilter paperFaithful(int bucketSize, int fingerprintBits, boolean semiSorted, long buckets, long seed) {
     CuckooFilter.Builder builder = CuckooFilter.builder().fingerprintBits(fingerprintBits).bucketCount(buckets)
-        .stashCapacity(0).maxKicks(500).seed(seed);
+        .stashCapacity(0).maxKicks(MAX_KICKS).seed(seed);
     return (semiSorted ? builder.semiSorted(true) : builder.bucketSize(bucketSize)).build();
   }
 

@@ -16,13 +16,17 @@ import java.util.stream.Collectors;
 
 /**
  * Reproduces the evaluation of Fan et al., "Cuckoo Filter: Practically Better Than Bloom" (CoNEXT 2014):
- * one CSV per table and figure, one PNG per figure, {@code comparison.csv/.md} (each number of the paper
- * beside ours) and {@code environment.csv} (machine, JVM, sizes, run time) in the output directory.
+ * one CSV per table and figure, one PNG per figure and for Tables 2 and 3, {@code comparison.csv/.md} (each
+ * number of the paper beside ours) and {@code environment.csv} (machine, JVM, sizes, run time) in the output
+ * directory.
  *
  * <pre>
  * java -Xmx6g -cp benchmarks/target/benchmarks.jar dev.cuckoofilter.bench.paper.PaperReproduction \
- *     [--out docs/paper] [--quick] [--only load,fig3,fig4,table3,fig5,occupancy,machine]
+ *     [--out docs/paper] [--quick] [--only load,fig3,fig4,table3,fig5,occupancy,machine] [--plot-only load,table3]
  * </pre>
+ *
+ * <p>{@code --plot-only} measures nothing: it redraws the plots that are drawn from CSV files (Table 2, Table 3)
+ * from the files already in the output directory, through the same code as a run, and writes nothing else.
  */
 public final class PaperReproduction {
   private PaperReproduction() {}
@@ -43,17 +47,24 @@ public final class PaperReproduction {
     Path out = Paths.get("docs/paper");
     Scale scale = Scale.FULL;
     Set<String> only = null;
+    Set<String> plotOnly = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--out" -> out = Paths.get(args[++i]);
         case "--quick" -> scale = Scale.QUICK;
         case "--only" -> only = Set.of(args[++i].split(","));
+        case "--plot-only" -> plotOnly = Set.of(args[++i].split(","));
         default -> throw new IllegalArgumentException("unknown option " + args[i] + "; options: --out DIR, --quick, "
-            + "--only " + experiments().stream().map(Experiment::id).collect(Collectors.joining(",")));
+            + "--only " + experiments().stream().map(Experiment::id).collect(Collectors.joining(","))
+            + ", --plot-only load,table3");
       }
     }
     Files.createDirectories(out);
     Run run = new Run(scale, out);
+    if (plotOnly != null) {
+      plotFromCsv(run, plotOnly);
+      return out;
+    }
     Csv environment = environment(scale, args);
     long start = System.nanoTime();
     for (Experiment e : experiments()) {
@@ -74,6 +85,24 @@ public final class PaperReproduction {
     run.comparison.write(out);
     Run.log("done in %.0f s; results in %s", total, out.toAbsolutePath());
     return out;
+  }
+
+  /** {@code --plot-only}: the selected experiments' plots from the CSV files in the output directory. */
+  private static void plotFromCsv(Run run, Set<String> ids) {
+    Set<String> known = experiments().stream().map(Experiment::id).collect(Collectors.toSet());
+    for (String id : ids) {
+      if (!known.contains(id)) {
+        throw new IllegalArgumentException("unknown experiment " + id + " in --plot-only");
+      }
+    }
+    for (Experiment e : experiments()) {
+      if (ids.contains(e.id())) {
+        Run.log("%s (%s): plots from the CSV files", e.title(), e.id());
+        if (!e.plotFromCsv(run)) {
+          throw new IllegalArgumentException(e.id() + " draws its plots from measurements only; run it with --only");
+        }
+      }
+    }
   }
 
   private static Csv environment(Scale scale, String[] args) {

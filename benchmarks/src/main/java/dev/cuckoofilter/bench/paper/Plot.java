@@ -10,7 +10,9 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.Marker;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /** One panel of a figure: a line chart drawn with XChart, in one style for every figure. */
@@ -39,12 +41,24 @@ final class Plot {
     return this;
   }
 
+  /** A line with markers and error bars of {@code ±error} (a mean and its standard deviation). */
+  Plot lineWithErrors(String name, double[] x, double[] y, double[] error) {
+    chart.getStyler().setErrorBarsColorSeriesColor(true);
+    chart.addSeries(name, x, y, error);
+    return this;
+  }
+
   /** Markers only (measured points, a crossover). */
   Plot points(String name, double[] x, double[] y) {
+    return points(name, x, y, SeriesMarkers.DIAMOND, Color.RED);
+  }
+
+  /** Markers only, in a shape and colour of their own (another source beside the lines: the paper's numbers). */
+  Plot points(String name, double[] x, double[] y, Marker marker, Color color) {
     XYSeries s = chart.addSeries(name, x, y);
     s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-    s.setMarker(SeriesMarkers.DIAMOND);
-    s.setMarkerColor(Color.RED);
+    s.setMarker(marker);
+    s.setMarkerColor(color);
     return this;
   }
 
@@ -59,8 +73,24 @@ final class Plot {
     return this;
   }
 
+  Plot yRange(double min, double max) {
+    chart.getStyler().setYAxisMin(min).setYAxisMax(max);
+    return this;
+  }
+
+  Plot xRange(double min, double max) {
+    chart.getStyler().setXAxisMin(min).setXAxisMax(max);
+    return this;
+  }
+
   Plot legend(Styler.LegendPosition position) {
     chart.getStyler().setLegendPosition(position);
+    return this;
+  }
+
+  /** The legend in one row under the plot, where it cannot hide points wherever they fall. */
+  Plot legendBelow() {
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS).setLegendLayout(Styler.LegendLayout.Horizontal);
     return this;
   }
 
@@ -75,6 +105,11 @@ final class Plot {
     for (Plot p : panels) {
       charts.add(p.chart);
     }
+    saveCharts(png, charts);
+  }
+
+  /** Writes charts of any kind ({@link Plot}'s lines, {@link Bars}) side by side into one PNG. */
+  static void saveCharts(Path png, List<? extends Chart<?, ?>> charts) {
     try {
       BitmapEncoder.saveBitmap(charts, 1, charts.size(), png.toString(), BitmapEncoder.BitmapFormat.PNG);
     } catch (IOException e) {

@@ -3,7 +3,9 @@ package dev.cuckoofilter.bench.paper;
 import java.nio.file.Path;
 import java.time.LocalTime;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /** What the experiments of one run share: sizes, output directory, the comparison, the Table 3 filters. */
 final class Run {
@@ -23,6 +25,15 @@ final class Run {
 
   void plot(String fileName, Plot... panels) {
     Plot.save(out.resolve(fileName), panels);
+  }
+
+  void plot(String fileName, Bars... panels) {
+    Bars.save(out.resolve(fileName), panels);
+  }
+
+  /** A CSV file of the output directory, written by this run or an earlier one ({@code --plot-only}). */
+  List<Map<String, String>> read(String fileName) {
+    return Csv.read(out.resolve(fileName));
   }
 
   /** Table 3's filters, filled to capacity, built (and timed) on first use and shared with Fig. 5. */

@@ -5,7 +5,8 @@ import dev.cuckoofilter.bench.paper.SameMemoryFilters.Filled;
 
 /**
  * Table 3 (section 7.1): bits per item, measured false-positive rate and construction rate of filters of
- * one memory size, filled to capacity. Also the ;login: article's space-efficiency numbers.
+ * one memory size, filled to capacity, and their plot ({@link Table3Plot}). Also the ;login: article's
+ * space-efficiency numbers.
  */
 final class Table3Experiment implements Experiment {
   @Override
@@ -31,8 +32,15 @@ final class Table3Experiment implements Experiment {
       csv.row(f.contender().label, f.contender().implementation, f.filter().configuration(), f.filter().bitSize() / 8,
           f.items(), f.bitsPerItem(), f.load(), fpr[f.contender().ordinal()], queries, f.constructionMops());
     }
-    run.write("table3.csv", csv);
+    run.write(Table3Plot.CSV, csv);
+    plotFromCsv(run);
     compare(run.comparison, filters, fpr);
+  }
+
+  @Override
+  public boolean plotFromCsv(Run run) {
+    Table3Plot.draw(run);
+    return true;
   }
 
   private static void compare(Comparison comparison, SameMemoryFilters filters, double[] fpr) {
