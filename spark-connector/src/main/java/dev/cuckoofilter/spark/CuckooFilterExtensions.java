@@ -1,7 +1,10 @@
 package dev.cuckoofilter.spark;
 
+import dev.cuckoofilter.spark.optimizer.CuckooFilterHintStrategy;
 import dev.cuckoofilter.spark.optimizer.CuckooRuntimeFilterRule;
+import dev.cuckoofilter.spark.optimizer.PushFiltersBelowCuckooFilterHints;
 import dev.cuckoofilter.spark.optimizer.RemoveInferredProbes;
+import dev.cuckoofilter.spark.optimizer.ResolveCuckooFilterHints;
 import dev.cuckoofilter.spark.optimizer.ShareCreationSideShuffle;
 import dev.cuckoofilter.spark.sql.CuckooSqlFunctions;
 import org.apache.spark.sql.SparkSessionExtensions;
@@ -13,7 +16,8 @@ import scala.runtime.BoxedUnit;
  * Enables, in every session, the SQL functions {@code cuckoo_filter}, {@code cuckoo_might_contain} and
  * {@code cuckoo_filter_info}, and the automatic cuckoo runtime filter ({@link CuckooRuntimeFilterRule},
  * switched off with {@code spark.cuckoo.runtimeFilter.enabled=false}) with its shared-shuffle build
- * ({@link ShareCreationSideShuffle}), and {@link RemoveInferredProbes}:
+ * ({@link ShareCreationSideShuffle}), {@link RemoveInferredProbes}, and the per-query hints {@code
+ * CUCKOO_FILTER} / {@code NO_CUCKOO_FILTER} ({@link ResolveCuckooFilterHints}):
  * {@code spark.sql.extensions=dev.cuckoofilter.spark.CuckooFilterExtensions}.
  */
 public final class CuckooFilterExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit>
@@ -21,6 +25,27 @@ public final class CuckooFilterExtensions extends AbstractFunction1<SparkSession
   @Override
   public BoxedUnit apply(SparkSessionExtensions extensions) {
     CuckooSqlFunctions.register(extensions);
+    // The per-query hints CUCKOO_FILTER and NO_CUCKOO_FILTER, read (and removed) by CuckooRuntimeFilterRule.
+    extensions.injectResolutionRule(new AbstractFunction1<>() {
+      @Override
+      public org.apache.spark.sql.catalyst.rules.Rule<org.apache.spark.sql.catalyst.plans.logical.LogicalPlan> apply(
+          org.apache.spark.sql.SparkSession session) {
+        return new ResolveCuckooFilterHints();
+      }
+    });
+    extensions.injectOptimizerRule(new AbstractFunction1<>() {
+      @Override
+      public org.apache.spark.sql.catalyst.rules.Rule<org.apache.spark.sql.catalyst.plans.logical.LogicalPlan> apply(
+          org.apache.spark.sql.SparkSession session) {
+        return new PushFiltersBelowCuckooFilterHints();
+      }
+    });
+    extensions.injectPlannerStrategy(new AbstractFunction1<>() {
+      @Override
+      public org.apache.spark.sql.execution.SparkStrategy apply(org.apache.spark.sql.SparkSession session) {
+        return new CuckooFilterHintStrategy();
+      }
+    });
     // First, the copies of pruning predicates that constraint propagation put on the side a filter is built from.
     extensions.injectPreCBORule(new AbstractFunction1<>() {
       @Override

@@ -6,7 +6,11 @@ import dev.cuckoofilter.spark.expressions.CuckooMightContain;
 import dev.cuckoofilter.spark.prune.FilterSubquery;
 import dev.cuckoofilter.spark.prune.JoinKeys;
 import dev.cuckoofilter.spark.prune.JoinPruning;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.AttributeSet;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.IsNotNull;
 import org.apache.spark.sql.catalyst.optimizer.InjectRuntimeFilter$;
@@ -24,6 +28,8 @@ import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.rules.Rule;
 import org.apache.spark.sql.internal.SQLConf;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import scala.Option;
 import scala.Tuple8;
 import scala.collection.Seq;
@@ -42,8 +48,17 @@ import scala.runtime.AbstractFunction1;
  * of the other side (no fixed default, no item cap). A registered stored filter of the other side
  * ({@link StoredFilterIndex}) is probed instead of building one when it is current. Settings:
  * {@link RuntimeFilterConf}.
+ *
+ * <p>Per query, hints beat those settings ({@link CuckooFilterHint}, resolved by {@link
+ * ResolveCuckooFilterHints}): {@code NO_CUCKOO_FILTER} forbids a filter on the hinted side (and on every join
+ * inside it), {@code CUCKOO_FILTER} forces one on it whatever the sizes, the settings (even with the rule
+ * switched off) and {@code maxFilters}, but never where it could change the result: a forced side that the
+ * join type, its key types or a non-repeatable other side rule out is left alone, with a warning in the
+ * log. Where both apply, {@code NO_CUCKOO_FILTER} wins. The rule removes every hint node from the plan.
  */
 public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
+  private static final Logger LOG = LoggerFactory.getLogger(CuckooRuntimeFilterRule.class);
+
   @Override
   public String ruleName() {
     return "CuckooRuntimeFilter";
@@ -52,18 +67,30 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
   @Override
   public LogicalPlan apply(LogicalPlan plan) {
     RuntimeFilterConf conf = RuntimeFilterConf.current();
-    if (!conf.enabled || plan.isStreaming()) {
-      return plan;
+    // Hint nodes are removed here whatever happens: physical planning must not see them.
+    boolean hinted = CuckooFilterHint.presentIn(plan);
+    if (plan.isStreaming() || !(conf.enabled || hinted)) {
+      return hinted ? CuckooFilterHint.strip(plan) : plan;
     }
     int[] budget = {conf.maxFilters};
-    return rewrite(plan, conf, budget);
+    LogicalPlan rewritten = rewrite(plan, conf, budget, hinted, null);
+    return hinted ? CuckooFilterHint.strip(rewritten) : rewritten;
   }
 
-  private LogicalPlan rewrite(LogicalPlan plan, RuntimeFilterConf conf, int[] budget) {
+  /**
+   * @param hinted      whether the query has hints at all ({@link CuckooFilterHint})
+   * @param forbiddenBy the {@code NO_CUCKOO_FILTER} hint on a plan that holds {@code plan}, if any (then no
+   *                    join below is pruned), else null
+   */
+  private LogicalPlan rewrite(LogicalPlan plan, RuntimeFilterConf conf, int[] budget, boolean hinted,
+      String forbiddenBy) {
+    String forbiddenBelow = forbiddenBy == null && plan instanceof CuckooFilterHint
+        && ((CuckooFilterHint) plan).kind() == CuckooFilterHint.Kind.FORBID ? ((CuckooFilterHint) plan).label()
+        : forbiddenBy;
     LogicalPlan withChildren = plan.mapChildren(new AbstractFunction1<LogicalPlan, LogicalPlan>() {
       @Override
       public LogicalPlan apply(LogicalPlan child) {
-        return rewrite(child, conf, budget);
+        return rewrite(child, conf, budget, hinted, forbiddenBelow);
       }
     });
     if (!(withChildren instanceof Join)) {
@@ -73,10 +100,16 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     Option<Tuple8<JoinType, Seq<Expression>, Seq<Expression>, Option<Expression>, Option<Expression>, LogicalPlan,
         LogicalPlan, org.apache.spark.sql.catalyst.plans.logical.JoinHint>> keys = ExtractEquiJoinKeys$.MODULE$.unapply(join);
     if (keys.isEmpty()) {
+      if (hinted) {
+        SideHint.warnIfForced(join, "it is not on a side of an equi-join");
+      }
       return join;
     }
     String joinType = joinTypeName(join.joinType());
     if (joinType == null) {
+      if (hinted) {
+        SideHint.warnIfForced(join, "a " + join.joinType().sql() + " join is never pruned");
+      }
       return join;
     }
     List<Expression> leftKeys = JoinKeys.structFieldsNullSafe(list(keys.get()._2()));
@@ -86,8 +119,10 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     }
     LogicalPlan left = join.left();
     LogicalPlan right = join.right();
-    LogicalPlan newLeft = prune(JoinPruning.Side.LEFT, joinType, left, leftKeys, right, rightKeys, conf, budget);
-    LogicalPlan newRight = prune(JoinPruning.Side.RIGHT, joinType, right, rightKeys, left, leftKeys, conf, budget);
+    LogicalPlan newLeft = prune(JoinPruning.Side.LEFT, joinType, left, leftKeys, right, rightKeys, conf, budget,
+        hinted ? SideHint.of(left, leftKeys, forbiddenBy) : SideHint.NONE);
+    LogicalPlan newRight = prune(JoinPruning.Side.RIGHT, joinType, right, rightKeys, left, leftKeys, conf, budget,
+        hinted ? SideHint.of(right, rightKeys, forbiddenBy) : SideHint.NONE);
     left = newLeft;
     right = newRight;
     if (left == join.left() && right == join.right()) {
@@ -103,9 +138,20 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
    */
   private static LogicalPlan prune(JoinPruning.Side side, String joinType, LogicalPlan application,
       List<Expression> applicationKeys, LogicalPlan creation, List<Expression> creationKeys, RuntimeFilterConf conf,
-      int[] budget) {
-    if (budget[0] <= 0 || JoinPruning.refusal(joinType, side) != null || !keyTypesSupported(applicationKeys)
-        || !keyTypesSupported(creationKeys) || alreadyPruned(application, applicationKeys)
+      int[] budget, SideHint hint) {
+    // A query's hint beats the session's settings.
+    if (hint.forbiddenBy != null) {
+      if (hint.forcedBy != null && hint.direct) {
+        LOG.warn("Ignoring hint {}: {} applies too, and forbids", hint.forcedBy, hint.forbiddenBy);
+      }
+      return application;
+    }
+    if (hint.forcedBy != null) {
+      return forced(side, joinType, application, applicationKeys, creation, creationKeys, conf, budget, hint);
+    }
+    if (!conf.enabled || budget[0] <= 0 || JoinPruning.refusal(joinType, side) != null
+        || !keyTypesSupported(applicationKeys) || !keyTypesSupported(creationKeys)
+        || alreadyPruned(application, applicationKeys)
         || !(conf.force || shuffledAndLarge(application, creation, conf))) {
       return application;
     }
@@ -114,16 +160,142 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
       // replaced, since it was indexed, by one that is not repeatable (a limit, rand()).
       return application;
     }
-    java.util.Optional<StoredFilterIndex.Match> stored = StoredFilterIndex.find(creation, creationKeys, applicationKeys);
+    LogicalPlan source = CuckooFilterHint.strip(creation);
+    java.util.Optional<StoredFilterIndex.Match> stored = StoredFilterIndex.find(source, creationKeys, applicationKeys);
     if (stored.isPresent()) {
       budget[0]--;
       return new Filter(stored.get().probe(), application);
     }
     if (conf.force || !conf.requireSelective || selective(creation)) {
       budget[0]--;
-      return new Filter(FilterSubquery.probe(creation, creationKeys, conf.fpp, applicationKeys), application);
+      return new Filter(FilterSubquery.probe(source, creationKeys, conf.fpp, applicationKeys), application);
     }
     return application;
+  }
+
+  /**
+   * {@code application} with a cuckoo filter of {@code creation}'s keys as a {@code CUCKOO_FILTER} hint asks:
+   * whatever the sizes, settings and {@code maxFilters}, but only where {@link #prune} could put one at all,
+   * so never where it could change the result. Otherwise the hint is ignored, with a warning.
+   */
+  private static LogicalPlan forced(JoinPruning.Side side, String joinType, LogicalPlan application,
+      List<Expression> applicationKeys, LogicalPlan creation, List<Expression> creationKeys, RuntimeFilterConf conf,
+      int[] budget, SideHint hint) {
+    String refusal = JoinPruning.refusal(joinType, side);
+    if (refusal == null && !(keyTypesSupported(applicationKeys) && keyTypesSupported(creationKeys))) {
+      refusal = "a filter cannot hold join keys of type "
+          + applicationKeys.stream().map(k -> k.dataType().simpleString()).collect(Collectors.joining(", "));
+    }
+    if (refusal == null && !repeatable(creation)) {
+      refusal = "the other side may yield other keys when run again (a limit, sample, non-deterministic or "
+          + "order-dependent expression), so a filter built from it could drop matching rows";
+    }
+    if (refusal != null) {
+      // A hint on the side itself is the user's request for this join; one deeper may be honoured at another.
+      if (hint.direct) {
+        LOG.warn("Ignoring hint {}: {}", hint.forcedBy, refusal);
+      } else {
+        LOG.debug("Not applying hint {} to a join above: {}", hint.forcedBy, refusal);
+      }
+      return application;
+    }
+    if (alreadyPruned(application, applicationKeys)) {
+      return application;
+    }
+    LogicalPlan source = CuckooFilterHint.strip(creation);
+    java.util.Optional<StoredFilterIndex.Match> stored = StoredFilterIndex.find(source, creationKeys, applicationKeys);
+    budget[0]--;
+    if (stored.isPresent()) {
+      return new Filter(stored.get().probe(), application);
+    }
+    return new Filter(FilterSubquery.probe(source, creationKeys, conf.fpp, applicationKeys), application);
+  }
+
+  /**
+   * What the query's hints ({@link CuckooFilterHint}) say about pruning one side of a join: the {@code
+   * CUCKOO_FILTER} hint that forces it, the {@code NO_CUCKOO_FILTER} hint that forbids it, or neither. A hint
+   * applies to the side if it is on the side itself (below only projections, filters, sorts and
+   * repartitions), or on a relation inside it that the side's keys all (forced) or partly (forbidden) come
+   * from, as the filter would be pushed down onto that relation. A hint around the whole join forbids both
+   * sides.
+   */
+  private static final class SideHint {
+    static final SideHint NONE = new SideHint(null, null, false);
+
+    final String forcedBy;
+    /** Whether {@link #forcedBy} is on the side itself rather than on a relation inside it. */
+    final boolean direct;
+    final String forbiddenBy;
+
+    private SideHint(String forcedBy, String forbiddenBy, boolean direct) {
+      this.forcedBy = forcedBy;
+      this.direct = direct;
+      this.forbiddenBy = forbiddenBy;
+    }
+
+    static SideHint of(LogicalPlan side, List<Expression> keys, String forbiddenAbove) {
+      String[] forced = {null};
+      String[] forbidden = {forbiddenAbove};
+      for (CuckooFilterHint h : onSide(side)) {
+        note(h, forced, forbidden);
+      }
+      boolean direct = forced[0] != null;
+      List<Attribute> references = new ArrayList<>();
+      for (Expression k : keys) {
+        references.addAll(list(k.references().toSeq()));
+      }
+      side.foreach(new AbstractFunction1<LogicalPlan, scala.runtime.BoxedUnit>() {
+        @Override
+        public scala.runtime.BoxedUnit apply(LogicalPlan node) {
+          if (node instanceof CuckooFilterHint && !references.isEmpty()) {
+            CuckooFilterHint h = (CuckooFilterHint) node;
+            AttributeSet output = h.outputSet();
+            boolean all = references.stream().allMatch(output::contains);
+            boolean any = references.stream().anyMatch(output::contains);
+            if (h.kind() == CuckooFilterHint.Kind.FORCE ? all : any) {
+              note(h, forced, forbidden);
+            }
+          }
+          return scala.runtime.BoxedUnit.UNIT;
+        }
+      });
+      return new SideHint(forced[0], forbidden[0], direct);
+    }
+
+    private static void note(CuckooFilterHint h, String[] forced, String[] forbidden) {
+      String[] slot = h.kind() == CuckooFilterHint.Kind.FORCE ? forced : forbidden;
+      if (slot[0] == null) {
+        slot[0] = h.label();
+      }
+    }
+
+    /** The hints on {@code side} itself: below it through operators that keep its rows' identity only. */
+    static List<CuckooFilterHint> onSide(LogicalPlan side) {
+      List<CuckooFilterHint> out = new ArrayList<>();
+      LogicalPlan p = side;
+      while (true) {
+        if (p instanceof CuckooFilterHint) {
+          out.add((CuckooFilterHint) p);
+        } else if (!(p instanceof org.apache.spark.sql.catalyst.plans.logical.Project || p instanceof Filter
+            || p instanceof org.apache.spark.sql.catalyst.plans.logical.Sort
+            || p instanceof org.apache.spark.sql.catalyst.plans.logical.RepartitionOperation
+            || p instanceof org.apache.spark.sql.catalyst.plans.logical.RebalancePartitions)) {
+          return out;
+        }
+        p = p.children().head();
+      }
+    }
+
+    /** Warns of each {@code CUCKOO_FILTER} hint on a side of {@code join}, which cannot be pruned. */
+    static void warnIfForced(Join join, String reason) {
+      for (LogicalPlan side : List.of(join.left(), join.right())) {
+        for (CuckooFilterHint h : onSide(side)) {
+          if (h.kind() == CuckooFilterHint.Kind.FORCE) {
+            LOG.warn("Ignoring hint {}: {}", h.label(), reason);
+          }
+        }
+      }
+    }
   }
 
   /**
