@@ -13,7 +13,6 @@ import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeSet;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.IsNotNull;
-import org.apache.spark.sql.catalyst.optimizer.InjectRuntimeFilter$;
 import org.apache.spark.sql.catalyst.planning.ExtractEquiJoinKeys$;
 import org.apache.spark.sql.catalyst.plans.Cross$;
 import org.apache.spark.sql.catalyst.plans.FullOuter$;
@@ -27,7 +26,6 @@ import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.rules.Rule;
-import org.apache.spark.sql.internal.SQLConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.Option;
@@ -120,9 +118,11 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     LogicalPlan left = join.left();
     LogicalPlan right = join.right();
     LogicalPlan newLeft = prune(JoinPruning.Side.LEFT, joinType, left, leftKeys, right, rightKeys, conf, budget,
-        hinted ? SideHint.of(left, leftKeys, forbiddenBy) : SideHint.NONE);
+        hinted ? SideHint.of(left, leftKeys, forbiddenBy) : SideHint.NONE,
+        JoinShuffles.shufflesSide(join, left, list(keys.get()._2())));
     LogicalPlan newRight = prune(JoinPruning.Side.RIGHT, joinType, right, rightKeys, left, leftKeys, conf, budget,
-        hinted ? SideHint.of(right, rightKeys, forbiddenBy) : SideHint.NONE);
+        hinted ? SideHint.of(right, rightKeys, forbiddenBy) : SideHint.NONE,
+        JoinShuffles.shufflesSide(join, right, list(keys.get()._3())));
     left = newLeft;
     right = newRight;
     if (left == join.left() && right == join.right()) {
@@ -135,10 +135,12 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
    * {@code application} with a cuckoo filter of {@code creation}'s keys, if that is safe and worth it:
    * a registered, current stored filter of {@code creation} ({@link StoredFilterIndex}) when there is
    * one, else a filter built for the query.
+   *
+   * @param shuffled whether the join shuffles {@code application} ({@link JoinShuffles})
    */
   private static LogicalPlan prune(JoinPruning.Side side, String joinType, LogicalPlan application,
       List<Expression> applicationKeys, LogicalPlan creation, List<Expression> creationKeys, RuntimeFilterConf conf,
-      int[] budget, SideHint hint) {
+      int[] budget, SideHint hint, boolean shuffled) {
     // A query's hint beats the session's settings.
     if (hint.forbiddenBy != null) {
       if (hint.forcedBy != null && hint.direct) {
@@ -152,7 +154,7 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     if (!conf.enabled || budget[0] <= 0 || JoinPruning.refusal(joinType, side) != null
         || !keyTypesSupported(applicationKeys) || !keyTypesSupported(creationKeys)
         || alreadyPruned(application, applicationKeys)
-        || !(conf.force || shuffledAndLarge(application, creation, conf))) {
+        || !(conf.force || shuffled && largeEnough(application, creation, conf))) {
       return application;
     }
     if (!repeatable(creation)) {
@@ -360,18 +362,11 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     return true;
   }
 
-  /**
-   * The side to prune is large enough to be worth it, the other side small enough to build from, and
-   * neither is small enough to be broadcast (then nothing is shuffled and pruning saves little).
-   */
-  private static boolean shuffledAndLarge(LogicalPlan application, LogicalPlan creation, RuntimeFilterConf conf) {
-    SQLConf sql = SQLConf.get();
+  /** The side to prune is large enough to be worth it, the other side small enough to build from. */
+  private static boolean largeEnough(LogicalPlan application, LogicalPlan creation, RuntimeFilterConf conf) {
     long applicationSize = estimatedBytes(application);
     long creationSize = estimatedBytes(creation);
-    boolean shuffled = !InjectRuntimeFilter$.MODULE$.canBroadcastBySize(creation, sql)
-        && !InjectRuntimeFilter$.MODULE$.canBroadcastBySize(application, sql);
-    return shuffled
-        && applicationSize >= conf.applicationSideThreshold
+    return applicationSize >= conf.applicationSideThreshold
         && creationSize <= conf.creationSideThreshold
         && creationSize < applicationSize;
   }

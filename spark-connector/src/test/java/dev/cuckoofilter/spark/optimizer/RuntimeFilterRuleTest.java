@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cuckoofilter.spark.ExecutedPlans;
 import dev.cuckoofilter.spark.SparkTestSession;
 import dev.cuckoofilter.spark.execution.MapSideFilterBuildExec;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -281,6 +283,41 @@ class RuntimeFilterRuleTest {
     // Not an equi-join.
     spark.conf().set(RuntimeFilterConf.FORCE, "true");
     assertFalse(compareWithRuleOnAndOff("SELECT f.k, d.name FROM fact f JOIN dim d ON f.k < d.k WHERE d.segment = 0 AND f.v < 100"));
+  }
+
+  /**
+   * Where the join shuffles nothing, or not the side to prune, the rule stays out: a broadcast hint, and
+   * tables bucketed on the join key (the plan without the rule is checked to have no exchange at all).
+   */
+  @Test
+  void doesNotFireWhereTheJoinShufflesNothing(@TempDir Path dir) {
+    shuffledJoinsOverSmallTables();
+    String sql = "SELECT f.k, f.v, d.name FROM %s f JOIN %s d ON f.k = d.k WHERE d.segment < 2";
+    assertTrue(compareWithRuleOnAndOff(String.format(sql, "fact", "dim")), "the same join shuffled is pruned");
+    assertFalse(compareWithRuleOnAndOff(String.format(sql.replace("SELECT", "SELECT /*+ BROADCAST(d) */"), "fact",
+        "dim")));
+
+    for (String t : List.of("fact", "dim")) {
+      spark.sql("DROP TABLE IF EXISTS " + t + "_bucketed");
+      spark.sql("CREATE TABLE " + t + "_bucketed USING parquet CLUSTERED BY (k) INTO 4 BUCKETS LOCATION '"
+          + dir.resolve(t).toUri() + "' AS SELECT * FROM " + t);
+    }
+    try {
+      String bucketed = String.format(sql, "fact_bucketed", "dim_bucketed");
+      spark.conf().set(RuntimeFilterConf.ENABLED, "false");
+      String plan = spark.sql(bucketed).queryExecution().executedPlan().toString();
+      assertFalse(plan.contains("Exchange"), "bucketed on the join key, nothing is shuffled: " + plan);
+      assertFalse(compareWithRuleOnAndOff(bucketed));
+      // Bucketed on another column: the join shuffles the fact side, and the rule prunes it.
+      spark.sql("DROP TABLE IF EXISTS fact_bucketed_v");
+      spark.sql("CREATE TABLE fact_bucketed_v USING parquet CLUSTERED BY (v) INTO 4 BUCKETS LOCATION '"
+          + dir.resolve("fact_v").toUri() + "' AS SELECT * FROM fact");
+      assertTrue(compareWithRuleOnAndOff(String.format(sql, "fact_bucketed_v", "dim_bucketed")));
+    } finally {
+      for (String t : List.of("fact_bucketed", "dim_bucketed", "fact_bucketed_v")) {
+        spark.sql("DROP TABLE IF EXISTS " + t);
+      }
+    }
   }
 
   @Test
