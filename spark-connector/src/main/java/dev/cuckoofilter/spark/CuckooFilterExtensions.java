@@ -7,8 +7,11 @@ import dev.cuckoofilter.spark.optimizer.RemoveInferredProbes;
 import dev.cuckoofilter.spark.optimizer.ResolveCuckooFilterHints;
 import dev.cuckoofilter.spark.optimizer.ShareCreationSideShuffle;
 import dev.cuckoofilter.spark.sql.CuckooSqlFunctions;
+import java.util.function.Supplier;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.SparkSessionExtensionsProvider;
+import scala.Function1;
 import scala.runtime.AbstractFunction1;
 import scala.runtime.BoxedUnit;
 
@@ -26,51 +29,26 @@ public final class CuckooFilterExtensions extends AbstractFunction1<SparkSession
   public BoxedUnit apply(SparkSessionExtensions extensions) {
     CuckooSqlFunctions.register(extensions);
     // The per-query hints CUCKOO_FILTER and NO_CUCKOO_FILTER, read (and removed) by CuckooRuntimeFilterRule.
-    extensions.injectResolutionRule(new AbstractFunction1<>() {
-      @Override
-      public org.apache.spark.sql.catalyst.rules.Rule<org.apache.spark.sql.catalyst.plans.logical.LogicalPlan> apply(
-          org.apache.spark.sql.SparkSession session) {
-        return new ResolveCuckooFilterHints();
-      }
-    });
-    extensions.injectOptimizerRule(new AbstractFunction1<>() {
-      @Override
-      public org.apache.spark.sql.catalyst.rules.Rule<org.apache.spark.sql.catalyst.plans.logical.LogicalPlan> apply(
-          org.apache.spark.sql.SparkSession session) {
-        return new PushFiltersBelowCuckooFilterHints();
-      }
-    });
-    extensions.injectPlannerStrategy(new AbstractFunction1<>() {
-      @Override
-      public org.apache.spark.sql.execution.SparkStrategy apply(org.apache.spark.sql.SparkSession session) {
-        return new CuckooFilterHintStrategy();
-      }
-    });
+    extensions.injectResolutionRule(perSession(ResolveCuckooFilterHints::new));
+    extensions.injectOptimizerRule(perSession(PushFiltersBelowCuckooFilterHints::new));
+    extensions.injectPlannerStrategy(perSession(CuckooFilterHintStrategy::new));
     // First, the copies of pruning predicates that constraint propagation put on the side a filter is built from.
-    extensions.injectPreCBORule(new AbstractFunction1<>() {
-      @Override
-      public org.apache.spark.sql.catalyst.rules.Rule<org.apache.spark.sql.catalyst.plans.logical.LogicalPlan> apply(
-          org.apache.spark.sql.SparkSession session) {
-        return new RemoveInferredProbes();
-      }
-    });
+    extensions.injectPreCBORule(perSession(RemoveInferredProbes::new));
     // Before join reordering, once per query: the filters then sit on the join sides, and later
     // predicate push-down moves them to the scans.
-    extensions.injectPreCBORule(new AbstractFunction1<>() {
-      @Override
-      public org.apache.spark.sql.catalyst.rules.Rule<org.apache.spark.sql.catalyst.plans.logical.LogicalPlan> apply(
-          org.apache.spark.sql.SparkSession session) {
-        return new CuckooRuntimeFilterRule();
-      }
-    });
+    extensions.injectPreCBORule(perSession(CuckooRuntimeFilterRule::new));
     // After EnsureRequirements has placed the exchanges: a filter's build may then read the join's shuffle.
-    extensions.injectQueryStagePrepRule(new AbstractFunction1<>() {
-      @Override
-      public org.apache.spark.sql.catalyst.rules.Rule<org.apache.spark.sql.execution.SparkPlan> apply(
-          org.apache.spark.sql.SparkSession session) {
-        return new ShareCreationSideShuffle();
-      }
-    });
+    extensions.injectQueryStagePrepRule(perSession(ShareCreationSideShuffle::new));
     return BoxedUnit.UNIT;
+  }
+
+  /** The builder Spark's injection points take: a new instance for each session (the session is not needed). */
+  private static <T> Function1<SparkSession, T> perSession(Supplier<T> create) {
+    return new AbstractFunction1<>() {
+      @Override
+      public T apply(SparkSession session) {
+        return create.get();
+      }
+    };
   }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -134,47 +133,8 @@ class PaperReproductionTest {
     return m;
   }
 
-  /** The CSV as maps from column to cell (the files quote cells with commas, which this parses). */
-  private static List<Map<String, String>> read(String name) throws IOException {
-    List<String> lines = Files.readAllLines(out.resolve(name));
-    List<String> header = cells(lines.get(0));
-    List<Map<String, String>> rows = new ArrayList<>();
-    for (String line : lines.subList(1, lines.size())) {
-      List<String> cells = cells(line);
-      Map<String, String> row = new HashMap<>();
-      for (int i = 0; i < header.size(); i++) {
-        row.put(header.get(i), cells.get(i));
-      }
-      rows.add(row);
-    }
-    return rows;
-  }
-
-  private static List<String> cells(String line) {
-    List<String> cells = new ArrayList<>();
-    StringBuilder cell = new StringBuilder();
-    boolean quoted = false;
-    for (int i = 0; i < line.length(); i++) {
-      char c = line.charAt(i);
-      if (quoted) {
-        if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
-          cell.append('"');
-          i++;
-        } else if (c == '"') {
-          quoted = false;
-        } else {
-          cell.append(c);
-        }
-      } else if (c == '"') {
-        quoted = true;
-      } else if (c == ',') {
-        cells.add(cell.toString());
-        cell.setLength(0);
-      } else {
-        cell.append(c);
-      }
-    }
-    cells.add(cell.toString());
-    return cells;
+  /** The CSV as maps from column to cell, read as the reproduction reads its own (plotting from CSV). */
+  private static List<Map<String, String>> read(String name) {
+    return Csv.read(out.resolve(name));
   }
 }
