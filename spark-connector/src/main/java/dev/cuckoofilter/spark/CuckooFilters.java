@@ -5,8 +5,11 @@ import static dev.cuckoofilter.spark.util.ScalaCollections.seq;
 
 import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
+import dev.cuckoofilter.spark.execution.PartialBuilds;
 import dev.cuckoofilter.spark.expressions.CuckooKeyHash;
 import dev.cuckoofilter.spark.hash.KeyTypes;
+import dev.cuckoofilter.spark.optimizer.CuckooFilterHint;
+import dev.cuckoofilter.spark.optimizer.CuckooRuntimeFilterRule;
 import dev.cuckoofilter.spark.prune.FilterSubquery;
 import dev.cuckoofilter.spark.prune.JoinKeys;
 import dev.cuckoofilter.spark.prune.JoinPruning;
@@ -15,17 +18,25 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.spark.network.util.JavaUtils;
+import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset$;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.TypedColumn;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.execution.QueryExecution;
+import org.apache.spark.sql.execution.SQLExecution$;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
+import scala.Option;
+import scala.runtime.AbstractFunction0;
 
 /**
  * The DataFrame API. The common path is one call, lazy like any transformation (the filter is built by the
@@ -201,7 +212,10 @@ public final class CuckooFilters {
 
   /**
    * {@link #join(Dataset, Dataset, List, String, JoinPruning.Side)} with a filter of false-positive rate
-   * {@code fpp}; the filter is built when the join runs ({@link #prune(Dataset, Dataset, double, String...)}).
+   * {@code fpp}; the filter is built when the join runs. In a session with {@link CuckooFilterExtensions} it
+   * is a forced runtime filter (the {@code CUCKOO_FILTER} hint, whatever the rule's settings), which adaptive
+   * execution builds from the map tasks of the join's own shuffle of the other side; without them, a
+   * subquery reads the other side once more ({@link #prune(Dataset, Dataset, double, String...)}).
    */
   public static Dataset<Row> join(Dataset<Row> left, Dataset<Row> right, List<String> usingColumns, String joinType,
       JoinPruning.Side side, double fpp) {
@@ -219,9 +233,32 @@ public final class CuckooFilters {
     // Using columns are plain names (a.b is the column named "a.b"), while prune's are parsed like
     // Dataset.col's (a.b is field b of a, or column b of a): quote them.
     String[] keys = usingColumns.stream().map(CuckooFilters::quoted).toArray(String[]::new);
+    // prune checks the keys; its probe builds the filter in a subquery with its own read of the other side.
     Dataset<Row> l = side == JoinPruning.Side.LEFT ? prune(left, right, fpp, keys) : left;
     Dataset<Row> r = side == JoinPruning.Side.RIGHT ? prune(right, left, fpp, keys) : right;
+    if (runtimeFilterRuleInstalled(left.sparkSession())) {
+      // With the extensions, a forced runtime filter instead: the rule places it after column pruning, where
+      // (with adaptive execution) it is built from the map tasks of the join's own shuffle of the other side.
+      l = side == JoinPruning.Side.LEFT ? forcedFilter(left, fpp) : left;
+      r = side == JoinPruning.Side.RIGHT ? forcedFilter(right, fpp) : right;
+    }
     return l.join(r, seq(usingColumns), JoinPruning.normalize(joinType));
+  }
+
+  /** {@code side} under a {@code CUCKOO_FILTER} hint at {@code fpp}. */
+  private static Dataset<Row> forcedFilter(Dataset<Row> side, double fpp) {
+    return Dataset$.MODULE$.ofRows(side.sparkSession(),
+        new CuckooFilterHint(side.queryExecution().analyzed(), CuckooFilterHint.Kind.FORCE, "", fpp));
+  }
+
+  /** Whether the session runs {@link CuckooRuntimeFilterRule} ({@link CuckooFilterExtensions} is enabled). */
+  private static boolean runtimeFilterRuleInstalled(SparkSession session) {
+    for (Object rule : list(session.sessionState().optimizer().preCBORules())) {
+      if (rule instanceof CuckooRuntimeFilterRule) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String quoted(String name) {
@@ -249,6 +286,12 @@ public final class CuckooFilters {
   public static void registerFunctions(SparkSession session) {
     CuckooSqlFunctions.register(session);
   }
+
+  /**
+   * Most bytes of partial builds that {@link Builder#build()} collects to the driver and merges there
+   * (default 32MB; 0 turns it off): past it, the parts are merged by an aggregate on one executor.
+   */
+  public static final String DRIVER_MERGE_MAX_BYTES = "spark.cuckoo.build.driverMerge.maxBytes";
 
   /** Builds a {@link SparkCuckooFilter}. */
   public static final class Builder {
@@ -330,13 +373,55 @@ public final class CuckooFilters {
         expected = estimateDistinct(keyData, exprs, headroom);
         CuckooFilterAggregate.checkExpectedItems(expected, fpp);
       }
-      Column aggregate = new Column(CuckooFilterAggregate.create(exprs, expected, fpp).toAggregateExpression());
-      byte[] bytes = (byte[]) keyData.agg(aggregate).collectAsList().get(0).get(0);
+      CuckooFilterAggregate aggregate = CuckooFilterAggregate.create(exprs, expected, fpp);
+      byte[] bytes = mergedOnDriver(keyData, aggregate, expected);
+      if (bytes == null) {
+        bytes = (byte[]) keyData.agg(new Column(aggregate.toAggregateExpression())).collectAsList().get(0).get(0);
+      }
       try {
         return new SparkCuckooFilter(data.sparkSession(), CuckooFilter.fromByteArray(bytes), fields);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
+    }
+
+    /**
+     * The filter built from the partitions' partial builds, collected and merged on the driver: one stage,
+     * where an aggregate takes two (the parts shuffled to one task that merges them). Only while the parts
+     * fit {@link #DRIVER_MERGE_MAX_BYTES}; null if they do not (the caller then aggregates, so that the
+     * driver receives only the filter).
+     */
+    private static byte[] mergedOnDriver(Dataset<Row> keyData, CuckooFilterAggregate aggregate, long expected) {
+      SparkSession session = keyData.sparkSession();
+      String value = session.conf().get(DRIVER_MERGE_MAX_BYTES, "32MB");
+      long budget;
+      try {
+        budget = JavaUtils.byteStringAsBytes(value);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(DRIVER_MERGE_MAX_BYTES + " must be a size such as 32MB, got '" + value + "'", e);
+      }
+      if (budget <= 0 || expected > budget / 4) { // a distinct key's part is at least about 4 bytes
+        return null;
+      }
+      QueryExecution execution = keyData.queryExecution();
+      // By position: the plan's rows are the keys, in order (the optimizer may have renamed their attributes).
+      CuckooFilterAggregate bound = PartialBuilds.bind(aggregate, keyData.queryExecution().analyzed().output());
+      byte[][] parts = SQLExecution$.MODULE$.withNewExecutionId(execution, Option.apply("cuckoo filter build"),
+          new AbstractFunction0<byte[][]>() {
+            @Override
+            public byte[][] apply() {
+              RDD<InternalRow> rows = execution.toRdd();
+              // A partition may take up to four even shares before it gives up: skew is allowed, a blow-up is not.
+              long maxPart = Math.min(budget, budget / Math.max(1, rows.getNumPartitions()) * 4);
+              return (byte[][]) PartialBuilds.parts(rows, bound, maxPart).collect();
+            }
+          });
+      for (byte[] part : parts) {
+        if (part == null) {
+          return null;
+        }
+      }
+      return PartialBuilds.merge(aggregate, java.util.Arrays.asList(parts).iterator());
     }
 
     /** HyperLogLog++ estimate (1% relative error) of the distinct non-null keys, times the headroom. */

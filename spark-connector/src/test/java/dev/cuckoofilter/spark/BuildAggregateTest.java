@@ -58,6 +58,51 @@ class BuildAggregateTest {
     }
   }
 
+  /**
+   * The builder merges the partitions' parts on the driver when they fit its budget (one stage), else
+   * aggregates them on an executor (two stages); a partition whose part outgrows its share gives up and the
+   * build falls back to the aggregate. The same bytes every way.
+   */
+  @Test
+  void theBuilderMergesOnTheDriverOrAggregatesToTheSameBytes() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger stages = new java.util.concurrent.atomic.AtomicInteger();
+    SparkListener listener = new SparkListener() {
+      @Override
+      public void onStageSubmitted(org.apache.spark.scheduler.SparkListenerStageSubmitted submitted) {
+        stages.incrementAndGet();
+      }
+    };
+    // 8 partitions, each with all 1,000 distinct keys 12.5 times over.
+    Dataset<Row> data = spark.range(0, 100_000, 1, 8).selectExpr("id % 1000 * 7919 AS k");
+    spark.sparkContext().addSparkListener(listener);
+    try {
+      byte[] reference = null;
+      // budget -> stages: the aggregate alone; the driver merge alone; parts over their share, then the aggregate.
+      String[][] cases = {{"0", "2"}, {"32MB", "1"}, {"4000", "3"}};
+      for (String[] c : cases) {
+        spark.conf().set(CuckooFilters.DRIVER_MERGE_MAX_BYTES, c[0]);
+        spark.sparkContext().listenerBus().waitUntilEmpty();
+        stages.set(0);
+        byte[] bytes = CuckooFilters.builder(data).keys("k").expectedItems(1000).fpp(0.001).build().filter().toByteArray();
+        spark.sparkContext().listenerBus().waitUntilEmpty();
+        assertEquals(Integer.parseInt(c[1]), stages.get(), "stages with a budget of " + c[0]);
+        if (reference == null) {
+          reference = bytes;
+        }
+        assertArrayEquals(reference, bytes, "budget " + c[0]);
+      }
+      assertArrayEquals(reference, CuckooFilters.builder(data.coalesce(1)).keys("k").expectedItems(1000).fpp(0.001).build()
+          .filter().toByteArray(), "one partition");
+      spark.conf().set(CuckooFilters.DRIVER_MERGE_MAX_BYTES, "lots");
+      Exception e = assertThrows(IllegalArgumentException.class,
+          () -> CuckooFilters.builder(data).keys("k").expectedItems(1000).build());
+      assertTrue(e.getMessage().contains(CuckooFilters.DRIVER_MERGE_MAX_BYTES), e.getMessage());
+    } finally {
+      spark.conf().unset(CuckooFilters.DRIVER_MERGE_MAX_BYTES);
+      spark.sparkContext().removeSparkListener(listener);
+    }
+  }
+
   @Test
   void filtersBuiltInSparkAnswerLikePlainJava() throws Exception {
     Dataset<Row> rows = spark.sql("SELECT id, CAST(id AS INT) AS i, CAST(id % 100 AS SMALLINT) AS s, "

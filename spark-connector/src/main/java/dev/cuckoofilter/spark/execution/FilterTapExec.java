@@ -28,8 +28,6 @@ import scala.runtime.AbstractFunction2;
  */
 public final class FilterTapExec extends JavaSparkPlan {
   private static final long serialVersionUID = 1L;
-  /** A partition's distinct keys serialize to at least about this many bytes each (deltas of sorted hashes). */
-  private static final int MIN_BYTES_PER_KEY = 4;
   /** How far one partition may exceed an even share of the budget before it gives up. */
   private static final int SKEW_ALLOWANCE = 4;
 
@@ -161,7 +159,7 @@ public final class FilterTapExec extends JavaSparkPlan {
       this.aggregate = aggregate;
       this.accumulator = accumulator;
       this.maxPartBytes = maxPartBytes;
-      this.maxRows = maxPartBytes / MIN_BYTES_PER_KEY;
+      this.maxRows = maxPartBytes / PartialBuilds.MIN_BYTES_PER_KEY;
       this.partition = partition;
     }
 

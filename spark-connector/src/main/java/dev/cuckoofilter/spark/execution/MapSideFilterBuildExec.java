@@ -3,7 +3,6 @@ package dev.cuckoofilter.spark.execution;
 import static dev.cuckoofilter.spark.util.ScalaCollections.seq;
 
 import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
-import dev.cuckoofilter.spark.aggregate.EntrySetBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,12 +22,8 @@ import org.apache.spark.sql.execution.metric.SQLMetrics;
 import org.apache.spark.sql.types.BinaryType$;
 import org.apache.spark.sql.types.DataType;
 import scala.collection.IndexedSeq;
-import scala.collection.Iterator;
-import scala.collection.JavaConverters;
-import scala.Option;
 import scala.collection.Seq;
 import scala.reflect.ClassTag$;
-import scala.runtime.AbstractFunction1;
 
 /**
  * {@code CuckooMapSideFilterBuild}: the runtime filter of a join, built on the driver from the partial
@@ -163,15 +158,10 @@ public final class MapSideFilterBuildExec extends JavaSparkPlan {
     List<byte[]> parts = tappedParts();
     if (parts != null) {
       metrics.get("tappedPartitions").set(parts.size());
-      return new FinalBuild(aggregate).build(parts.iterator());
+      return PartialBuilds.merge(aggregate, parts.iterator());
     }
     metrics.get("shuffleReads").set(1);
-    Object filters = child.execute()
-        .mapPartitionsInternal(new PartialBuild(aggregate), false, ClassTag$.MODULE$.apply(byte[].class))
-        .coalesce(1, true, Option.empty(), null)
-        .mapPartitionsInternal(new FinalBuild(aggregate), false, ClassTag$.MODULE$.apply(byte[].class))
-        .collect();
-    return ((byte[][]) filters)[0];
+    return PartialBuilds.mergeOnOneExecutor(PartialBuilds.parts(child.execute(), aggregate, Long.MAX_VALUE), aggregate);
   }
 
   /** Every map partition's part from the tap of the stage that ran, or null if any is missing. */
@@ -190,50 +180,5 @@ public final class MapSideFilterBuildExec extends JavaSparkPlan {
       tap.accumulator().reset(); // the filter is built once; do not keep the parts alive with the plan
     }
     return parts;
-  }
-
-  /** Merges parts (serialized partial builds) and builds the filter: its bytes. */
-  private static final class FinalBuild extends AbstractFunction1<Iterator<byte[]>, Iterator<byte[]>>
-      implements java.io.Serializable {
-    private static final long serialVersionUID = 1L;
-    private final CuckooFilterAggregate aggregate;
-
-    FinalBuild(CuckooFilterAggregate aggregate) {
-      this.aggregate = aggregate;
-    }
-
-    byte[] build(java.util.Iterator<byte[]> parts) {
-      EntrySetBuffer buffer = new EntrySetBuffer();
-      while (parts.hasNext()) {
-        buffer.merge(EntrySetBuffer.deserialize(parts.next()));
-      }
-      return (byte[]) aggregate.eval(buffer);
-    }
-
-    @Override
-    public Iterator<byte[]> apply(Iterator<byte[]> parts) {
-      byte[] filter = build(JavaConverters.asJavaIteratorConverter(parts).asJava());
-      return JavaConverters.asScalaIteratorConverter(List.of(filter).iterator()).asScala();
-    }
-  }
-
-  /** One partition's partial build, serialized. */
-  private static final class PartialBuild extends AbstractFunction1<Iterator<InternalRow>, Iterator<byte[]>>
-      implements java.io.Serializable {
-    private static final long serialVersionUID = 1L;
-    private final CuckooFilterAggregate aggregate;
-
-    PartialBuild(CuckooFilterAggregate aggregate) {
-      this.aggregate = aggregate;
-    }
-
-    @Override
-    public Iterator<byte[]> apply(Iterator<InternalRow> rows) {
-      EntrySetBuffer buffer = new EntrySetBuffer();
-      while (rows.hasNext()) {
-        aggregate.update(buffer, rows.next());
-      }
-      return JavaConverters.asScalaIteratorConverter(List.of(buffer.serialize()).iterator()).asScala();
-    }
   }
 }

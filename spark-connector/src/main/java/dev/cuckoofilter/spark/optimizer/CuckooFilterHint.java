@@ -74,6 +74,7 @@ public final class CuckooFilterHint extends LogicalPlan implements UnaryNode {
   private final LogicalPlan child;
   private final Kind kind;
   private final String target;
+  private final double fpp;
 
   /**
    * @param kind   force or forbid
@@ -81,9 +82,19 @@ public final class CuckooFilterHint extends LogicalPlan implements UnaryNode {
    *               whole plan below); only for messages and the plan string
    */
   public CuckooFilterHint(LogicalPlan child, Kind kind, String target) {
+    this(child, kind, target, Double.NaN);
+  }
+
+  /**
+   * A hint that also sets the forced filter's false-positive rate (the DataFrame API's one-call join).
+   *
+   * @param fpp the filter's false-positive rate, or NaN for the session's {@link RuntimeFilterConf#FPP}
+   */
+  public CuckooFilterHint(LogicalPlan child, Kind kind, String target, double fpp) {
     this.child = Objects.requireNonNull(child);
     this.kind = Objects.requireNonNull(kind);
     this.target = Objects.requireNonNull(target);
+    this.fpp = fpp;
   }
 
   @Override
@@ -99,9 +110,15 @@ public final class CuckooFilterHint extends LogicalPlan implements UnaryNode {
     return target;
   }
 
+  /** The forced filter's false-positive rate, or NaN for the session's. */
+  public double fpp() {
+    return fpp;
+  }
+
   /** The hint as written: {@code CUCKOO_FILTER(o)}, or {@code NO_CUCKOO_FILTER} without arguments. */
   public String label() {
-    return target.isEmpty() ? kind.hintName() : kind.hintName() + "(" + target + ")";
+    String args = Double.isNaN(fpp) ? target : target.isEmpty() ? "fpp=" + fpp : target + ", fpp=" + fpp;
+    return args.isEmpty() ? kind.hintName() : kind.hintName() + "(" + args + ")";
   }
 
   @Override
@@ -147,12 +164,12 @@ public final class CuckooFilterHint extends LogicalPlan implements UnaryNode {
 
   @Override
   public LogicalPlan withNewChildInternal(LogicalPlan newChild) {
-    return new CuckooFilterHint(newChild, kind, target);
+    return new CuckooFilterHint(newChild, kind, target, fpp);
   }
 
   @Override
   public LogicalPlan withNewChildrenInternal(IndexedSeq<LogicalPlan> newChildren) {
-    return new CuckooFilterHint(newChildren.apply(0), kind, target);
+    return new CuckooFilterHint(newChildren.apply(0), kind, target, fpp);
   }
 
   @Override
@@ -162,7 +179,7 @@ public final class CuckooFilterHint extends LogicalPlan implements UnaryNode {
 
   @Override
   public int productArity() {
-    return 3;
+    return 4;
   }
 
   @Override
@@ -174,6 +191,8 @@ public final class CuckooFilterHint extends LogicalPlan implements UnaryNode {
         return kind;
       case 2:
         return target;
+      case 3:
+        return fpp;
       default:
         throw new IndexOutOfBoundsException(String.valueOf(n));
     }
@@ -193,12 +212,12 @@ public final class CuckooFilterHint extends LogicalPlan implements UnaryNode {
       return false;
     }
     CuckooFilterHint h = (CuckooFilterHint) o;
-    return kind == h.kind && target.equals(h.target) && child.equals(h.child);
+    return kind == h.kind && target.equals(h.target) && Double.compare(fpp, h.fpp) == 0 && child.equals(h.child);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(kind, target, child);
+    return Objects.hash(kind, target, fpp, child);
   }
 
   /** Whether {@code plan} or one of its subqueries holds a hint node. */

@@ -210,7 +210,8 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     if (stored.isPresent()) {
       return new Filter(stored.get().probe(), application);
     }
-    return new Filter(FilterSubquery.probe(source, creationKeys, conf.fpp, applicationKeys), application);
+    double fpp = Double.isNaN(hint.forcedFpp) ? conf.fpp : hint.forcedFpp;
+    return new Filter(FilterSubquery.probe(source, creationKeys, fpp, applicationKeys), application);
   }
 
   /**
@@ -222,24 +223,28 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
    * sides.
    */
   private static final class SideHint {
-    static final SideHint NONE = new SideHint(null, null, false);
+    static final SideHint NONE = new SideHint(null, Double.NaN, null, false);
 
     final String forcedBy;
+    /** The false-positive rate {@link #forcedBy} sets, or NaN. */
+    final double forcedFpp;
     /** Whether {@link #forcedBy} is on the side itself rather than on a relation inside it. */
     final boolean direct;
     final String forbiddenBy;
 
-    private SideHint(String forcedBy, String forbiddenBy, boolean direct) {
+    private SideHint(String forcedBy, double forcedFpp, String forbiddenBy, boolean direct) {
       this.forcedBy = forcedBy;
+      this.forcedFpp = forcedFpp;
       this.direct = direct;
       this.forbiddenBy = forbiddenBy;
     }
 
     static SideHint of(LogicalPlan side, List<Expression> keys, String forbiddenAbove) {
       String[] forced = {null};
+      double[] forcedFpp = {Double.NaN};
       String[] forbidden = {forbiddenAbove};
       for (CuckooFilterHint h : onSide(side)) {
-        note(h, forced, forbidden);
+        note(h, forced, forcedFpp, forbidden);
       }
       boolean direct = forced[0] != null;
       List<Attribute> references = new ArrayList<>();
@@ -255,19 +260,22 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
             boolean all = references.stream().allMatch(output::contains);
             boolean any = references.stream().anyMatch(output::contains);
             if (h.kind() == CuckooFilterHint.Kind.FORCE ? all : any) {
-              note(h, forced, forbidden);
+              note(h, forced, forcedFpp, forbidden);
             }
           }
           return scala.runtime.BoxedUnit.UNIT;
         }
       });
-      return new SideHint(forced[0], forbidden[0], direct);
+      return new SideHint(forced[0], forcedFpp[0], forbidden[0], direct);
     }
 
-    private static void note(CuckooFilterHint h, String[] forced, String[] forbidden) {
+    private static void note(CuckooFilterHint h, String[] forced, double[] forcedFpp, String[] forbidden) {
       String[] slot = h.kind() == CuckooFilterHint.Kind.FORCE ? forced : forbidden;
       if (slot[0] == null) {
         slot[0] = h.label();
+        if (slot == forced) {
+          forcedFpp[0] = h.fpp();
+        }
       }
     }
 

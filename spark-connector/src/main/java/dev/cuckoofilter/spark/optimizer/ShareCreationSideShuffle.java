@@ -7,6 +7,7 @@ import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
 import dev.cuckoofilter.spark.execution.FilterTapAccumulator;
 import dev.cuckoofilter.spark.execution.FilterTapExec;
 import dev.cuckoofilter.spark.execution.MapSideFilterBuildExec;
+import dev.cuckoofilter.spark.execution.PartialBuilds;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -226,8 +227,8 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
         // The filter is built from what the tap collected while the shuffle's map tasks ran; if adaptive
         // execution re-plans this subquery, the aggregate over the shuffle costs one more exchange and is
         // not chosen.
-        SparkPlan mapSide = new MapSideFilterBuildExec(shared[0], bind(tapAggregate[0], shared[0].output()),
-            finalBuild.output());
+        SparkPlan mapSide = new MapSideFilterBuildExec(shared[0],
+            PartialBuilds.bind(tapAggregate[0], shared[0].output()), finalBuild.output());
         mapSide.setLogicalLink(input.logicalLink().get());
         input = mapSide;
       }
@@ -244,19 +245,24 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
         boolean tap, CuckooFilterAggregate[] tapAggregate) {
       if (isPartialFilterBuild(plan) && plan.children().size() == 1 && plan.children().head() instanceof ProjectExec) {
         ProjectExec project = (ProjectExec) plan.children().head();
-        ShuffleExchangeExec exchange = exchangeOf(project);
+        SharedRows match = exchangeOf(project);
+        ShuffleExchangeExec exchange = match == null ? null : match.exchange;
         LogicalPlan exchanged = exchange == null ? null : logicalLinkOf(exchange);
         LogicalPlan keys = exchanged == null ? null : logicalProject(logical[0], project);
         if (keys == null) {
           return plan;
         }
+        // The build's projection, reading the exchange's columns (by position, where the subquery's copy of
+        // the side has attributes of its own).
+        project = new ProjectExec(match.projectList, project.child());
+        LogicalPlan readKeys = new Project(match.projectList, keys.children().head());
         // The subquery reads a copy of the exchange (equal to it, so adaptive execution runs one stage for
         // both) under a logical leaf that plans to that copy: re-planning the subquery from its logical
         // plan then yields the exchange again, never a second scan of the side.
         ShuffleExchangeExec source = tapped.get(exchange);
         CuckooFilterAggregate aggregate = throughProject(filterAggregate((BaseAggregateExec) plan), project);
         SparkPlan rows = exchange.child();
-        CuckooFilterAggregate bound = bind(aggregate, rows.output());
+        CuckooFilterAggregate bound = PartialBuilds.bind(aggregate, rows.output());
         if (source == null && tap && bound.references().isEmpty()) { // every key bound to a column of the rows
           FilterTapAccumulator accumulator = new FilterTapAccumulator(mapSideBytes);
           plan.sparkContext().register(accumulator);
@@ -267,7 +273,7 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
         ShuffleExchangeExec copy = (ShuffleExchangeExec) (source == null ? exchange : source).clone();
         LogicalPlan leaf = new LogicalQueryStage(exchanged, copy);
         copy.setTagValue(SparkPlan.LOGICAL_PLAN_TAG(), leaf);
-        logical[0] = replaceNode(logical[0], keys, keys.withNewChildren(seq(List.of(leaf))));
+        logical[0] = replaceNode(logical[0], keys, readKeys.withNewChildren(seq(List.of(leaf))));
         shared[0] = copy;
         return plan.withNewChildren(seq(List.of((SparkPlan) project.withNewChildren(seq(List.of((SparkPlan) copy))))));
       }
@@ -279,8 +285,14 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
       return child == children.get(0) ? plan : plan.withNewChildren(seq(List.of(child)));
     }
 
-    /** An exchange whose child produces exactly the rows the projection reads, or null. */
-    private ShuffleExchangeExec exchangeOf(ProjectExec project) {
+    /**
+     * An exchange whose rows are exactly those the projection reads, or null. The exchange's side may project
+     * them further (the build's key expressions are then read from its columns where it computes the same),
+     * and may carry other attributes than the projection's input: a subquery that names the side anew (SQL's
+     * second reference to a table, or a Dataset used both in a filter's build and in the join) gets
+     * attributes of its own from the analyzer, and the same result column by column.
+     */
+    private SharedRows exchangeOf(ProjectExec project) {
       SparkPlan source = project.child();
       if (!deterministic(source)) {
         return null;
@@ -290,12 +302,105 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
         if (rows instanceof FilterTapExec) {
           rows = ((FilterTapExec) rows).child();
         }
-        if (rows instanceof ProjectExec && onlyAttributes((ProjectExec) rows)) {
-          rows = ((ProjectExec) rows).child();
+        SharedRows match = matching(project, source, exchange, rows, List.of());
+        if (match == null && rows instanceof ProjectExec) {
+          ProjectExec sideProject = (ProjectExec) rows;
+          match = matching(project, source, exchange, sideProject.child(), list(sideProject.projectList()));
         }
-        if (rows.output().equals(source.output()) && rows.sameResult(source)
-            && project.references().subsetOf(exchange.outputSet())) {
-          return exchange;
+        if (match != null) {
+          return match;
+        }
+      }
+      return null;
+    }
+
+    /** {@code exchange} if {@code rows} below it (projected by {@code computed}) are the build's rows. */
+    private SharedRows matching(ProjectExec project, SparkPlan source, ShuffleExchangeExec exchange, SparkPlan rows,
+        List<NamedExpression> computed) {
+      if (rows.output().size() != source.output().size() || !rows.sameResult(source)) {
+        return null;
+      }
+      Seq<NamedExpression> projectList = new ReadExchange(list(source.output()), list(rows.output()), computed)
+          .projectList(project.projectList());
+      boolean readable = new ProjectExec(projectList, rows).references().subsetOf(exchange.outputSet());
+      return readable ? new SharedRows(exchange, projectList) : null;
+    }
+  }
+
+  /** A shared exchange, and the build's projection reading the exchange's columns. */
+  private static final class SharedRows {
+    final ShuffleExchangeExec exchange;
+    final Seq<NamedExpression> projectList;
+
+    SharedRows(ShuffleExchangeExec exchange, Seq<NamedExpression> projectList) {
+      this.exchange = exchange;
+      this.projectList = projectList;
+    }
+  }
+
+  /**
+   * Rewrites a projection of one plan's rows to read another plan's projection of the same rows: attributes
+   * by position, then expressions that the other projection computes by its output column.
+   */
+  private static final class ReadExchange {
+    private final Map<ExprId, Attribute> renamed = new java.util.HashMap<>();
+    private final List<NamedExpression> computed;
+
+    ReadExchange(List<Attribute> from, List<Attribute> onto, List<NamedExpression> computed) {
+      for (int i = 0; i < from.size(); i++) {
+        renamed.put(from.get(i).exprId(), onto.get(i));
+      }
+      this.computed = computed;
+    }
+
+    /** A projection list reading the exchange's columns, with the same output as before. */
+    Seq<NamedExpression> projectList(Seq<NamedExpression> projectList) {
+      List<NamedExpression> out = new ArrayList<>();
+      for (NamedExpression named : list(projectList)) {
+        Expression e = read((Expression) named);
+        if (named instanceof Attribute && !(e instanceof Attribute && ((Attribute) e).exprId().equals(named.exprId()))) {
+          // A column passed through keeps its name and id, now as an alias of the column it reads.
+          out.add(new Alias(e, named.name(), named.exprId(), named.qualifier(), Option.empty(), seq(List.of())));
+        } else {
+          out.add((NamedExpression) e);
+        }
+      }
+      return seq(out);
+    }
+
+    private Expression read(Expression e) {
+      Expression renamedInput = e.transform(new AbstractPartialFunction<Expression, Expression>() {
+        @Override
+        public boolean isDefinedAt(Expression x) {
+          return x instanceof Attribute && renamed.containsKey(((Attribute) x).exprId());
+        }
+
+        @Override
+        public Expression apply(Expression x) {
+          return renamed.get(((Attribute) x).exprId());
+        }
+      });
+      return renamedInput.transformDown(new AbstractPartialFunction<Expression, Expression>() {
+        @Override
+        public boolean isDefinedAt(Expression x) {
+          return !(x instanceof NamedExpression) && column(x) != null;
+        }
+
+        @Override
+        public Expression apply(Expression x) {
+          return column(x);
+        }
+      });
+    }
+
+    /** The exchange's column that computes {@code x}, or null. */
+    private Attribute column(Expression x) {
+      if (!x.deterministic() || x.foldable()) {
+        return null;
+      }
+      for (NamedExpression c : computed) {
+        if (c instanceof Alias && ((Alias) c).child().semanticEquals(x)) {
+          return c.toAttribute();
         }
       }
       return null;
@@ -437,31 +542,6 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
     });
   }
 
-  /** {@code aggregate} with its keys bound to positions of {@code input}. */
-  private static CuckooFilterAggregate bind(CuckooFilterAggregate aggregate, Seq<Attribute> input) {
-    List<Attribute> attributes = list(input);
-    return (CuckooFilterAggregate) aggregate.transform(new AbstractPartialFunction<Expression, Expression>() {
-      @Override
-      public boolean isDefinedAt(Expression e) {
-        return e instanceof Attribute && ordinal(e) >= 0;
-      }
-
-      @Override
-      public Expression apply(Expression e) {
-        return new BoundReference(ordinal(e), e.dataType(), e.nullable());
-      }
-
-      private int ordinal(Expression e) {
-        for (int i = 0; i < attributes.size(); i++) {
-          if (attributes.get(i).exprId().equals(((Attribute) e).exprId())) {
-            return i;
-          }
-        }
-        return -1;
-      }
-    });
-  }
-
   /** The partial aggregate of a {@code cuckoo_filter} build. */
   private static boolean isPartialFilterBuild(SparkPlan plan) {
     if (!(plan instanceof BaseAggregateExec)) {
@@ -477,15 +557,6 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
       }
     }
     return false;
-  }
-
-  private static boolean onlyAttributes(ProjectExec project) {
-    for (NamedExpression e : list(project.projectList())) {
-      if (!(e instanceof Attribute)) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private static boolean deterministic(SparkPlan plan) {

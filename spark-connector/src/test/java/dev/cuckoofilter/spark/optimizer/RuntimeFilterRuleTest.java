@@ -367,6 +367,40 @@ class RuntimeFilterRuleTest {
     }
   }
 
+  /**
+   * The DataFrame API's lazily built filters read the join's shuffle too: the one-call join's (a forced
+   * runtime filter, at its own fpp, though the rule is off), and that of {@code prune} of a side later joined
+   * with the filter's source (its subquery's copy of the source has attributes of its own) where the join
+   * reads exactly the rows and columns the build reads.
+   */
+  @Test
+  void theDataFrameApisBuildsReadTheJoinsShuffleToo() {
+    shuffledJoinsOverSmallTables();
+    spark.conf().set(RuntimeFilterConf.ENABLED, "false");
+    Dataset<Row> fact = spark.table("fact");
+    Dataset<Row> dim = spark.table("dim").where("segment < 2").select("k", "name");
+    // (Keys without nulls: the null check of prune's build and the one the join infers are then both gone.)
+    Dataset<Row> dimKeys = spark.range(0, 4000).selectExpr("id * 7 AS k", "CAST(id % 10 AS INT) AS segment")
+        .where("segment < 2").select("k");
+    Dataset<Row> oneCall = dev.cuckoofilter.spark.CuckooFilters.join(fact, dim, List.of("k"), "inner",
+        dev.cuckoofilter.spark.prune.JoinPruning.Side.LEFT, 0.0001);
+    assertTrue(oneCall.queryExecution().optimizedPlan().toString().contains(", 1.0E-4, "), // cuckoo_filter(key, 0, fpp, ...)
+        oneCall.queryExecution().optimizedPlan().toString());
+    Dataset<Row> lazyPrune = dev.cuckoofilter.spark.CuckooFilters.prune(fact, dimKeys, 0.001, "k").join(dimKeys, "k");
+    for (Dataset<Row> joined : List.of(oneCall, lazyPrune)) {
+      Dataset<Row> unpruned = joined == oneCall ? fact.join(dim, "k") : fact.join(dimKeys, "k");
+      assertEquals(rows(unpruned), rows(joined));
+      ExecutedPlans plans = ExecutedPlans.of(joined.queryExecution().executedPlan());
+      assertEquals(1, plans.subqueries.size(), "one filter built");
+      assertEquals(1, plans.mapSideBuilds.size(), () -> "built from the map tasks of the join's shuffle: "
+          + joined.queryExecution().executedPlan());
+      assertEquals(spark.sparkContext().defaultParallelism(), plans.mapSideBuilds.get(0).tappedPartitions());
+      assertEquals(2, plans.scans, "fact and dimension, each scanned once");
+      assertEquals(1, plans.reusedInSubqueries, "one shuffle of the dimension side");
+      assertTrue(plans.onlySubqueryResult().length > 0);
+    }
+  }
+
   @Test
   void theFilterIsBuiltFromTheMapTasksOfTheJoinsShuffle() {
     shuffledJoinsOverSmallTables();

@@ -1,0 +1,134 @@
+package dev.cuckoofilter.spark.execution;
+
+import static dev.cuckoofilter.spark.util.ScalaCollections.list;
+
+import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
+import dev.cuckoofilter.spark.aggregate.EntrySetBuffer;
+import java.util.List;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.BoundReference;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import scala.Option;
+import scala.collection.Iterator;
+import scala.collection.JavaConverters;
+import scala.collection.Seq;
+import scala.reflect.ClassTag$;
+import scala.runtime.AbstractFunction1;
+import scala.runtime.AbstractPartialFunction;
+
+/**
+ * The two halves of a {@code cuckoo_filter} build outside an aggregate operator: each partition's partial
+ * build of its rows, serialized ({@code EntrySetBuffer} bytes), and the merge of the parts into the filter.
+ * The filter is a canonical function of the set of keys, so it is the same bytes however the rows were
+ * split into parts and wherever the parts are merged.
+ */
+public final class PartialBuilds {
+  /** A partition's distinct keys serialize to at least about this many bytes each (deltas of sorted hashes). */
+  static final int MIN_BYTES_PER_KEY = 4;
+
+  private PartialBuilds() {}
+
+  /**
+   * One serialized partial build per partition of {@code rows}, or null for a partition whose part would
+   * be over {@code maxPartBytes} (it stops collecting once its rows alone say so).
+   *
+   * @param aggregate the filter's aggregate, its keys bound to the rows' positions
+   */
+  public static RDD<byte[]> parts(RDD<InternalRow> rows, CuckooFilterAggregate aggregate, long maxPartBytes) {
+    return rows.mapPartitionsInternal(new Partial(aggregate, maxPartBytes), false, ClassTag$.MODULE$.apply(byte[].class));
+  }
+
+  /** Merges parts into the filter: its bytes (the aggregate's final result). */
+  public static byte[] merge(CuckooFilterAggregate aggregate, java.util.Iterator<byte[]> parts) {
+    EntrySetBuffer buffer = new EntrySetBuffer();
+    while (parts.hasNext()) {
+      buffer.merge(EntrySetBuffer.deserialize(parts.next()));
+    }
+    return (byte[]) aggregate.eval(buffer);
+  }
+
+  /** Merges the parts on one executor, so that the driver receives the filter and nothing more. */
+  public static byte[] mergeOnOneExecutor(RDD<byte[]> parts, CuckooFilterAggregate aggregate) {
+    Object filters = parts.coalesce(1, true, Option.empty(), null)
+        .mapPartitionsInternal(new Final(aggregate), false, ClassTag$.MODULE$.apply(byte[].class))
+        .collect();
+    return ((byte[][]) filters)[0];
+  }
+
+  /** {@code aggregate} with its keys bound to positions of {@code input}. */
+  public static CuckooFilterAggregate bind(CuckooFilterAggregate aggregate, Seq<Attribute> input) {
+    List<Attribute> attributes = list(input);
+    return (CuckooFilterAggregate) aggregate.transform(new AbstractPartialFunction<Expression, Expression>() {
+      @Override
+      public boolean isDefinedAt(Expression e) {
+        return e instanceof Attribute && ordinal(e) >= 0;
+      }
+
+      @Override
+      public Expression apply(Expression e) {
+        return new BoundReference(ordinal(e), e.dataType(), e.nullable());
+      }
+
+      private int ordinal(Expression e) {
+        for (int i = 0; i < attributes.size(); i++) {
+          if (attributes.get(i).exprId().equals(((Attribute) e).exprId())) {
+            return i;
+          }
+        }
+        return -1;
+      }
+    });
+  }
+
+  /** One partition's partial build, serialized, or null past the byte limit. */
+  private static final class Partial extends AbstractFunction1<Iterator<InternalRow>, Iterator<byte[]>>
+      implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    private final CuckooFilterAggregate aggregate;
+    private final long maxPartBytes;
+
+    Partial(CuckooFilterAggregate aggregate, long maxPartBytes) {
+      this.aggregate = aggregate;
+      this.maxPartBytes = maxPartBytes;
+    }
+
+    @Override
+    public Iterator<byte[]> apply(Iterator<InternalRow> rows) {
+      long maxRows = maxPartBytes / MIN_BYTES_PER_KEY;
+      EntrySetBuffer buffer = new EntrySetBuffer();
+      byte[] part = null;
+      long seen = 0;
+      while (rows.hasNext() && ++seen <= maxRows) {
+        aggregate.update(buffer, rows.next());
+      }
+      if (seen <= maxRows) {
+        part = buffer.serialize();
+        if (part.length > maxPartBytes) {
+          part = null;
+        }
+      }
+      java.util.List<byte[]> out = new java.util.ArrayList<>(1);
+      out.add(part);
+      return JavaConverters.asScalaIteratorConverter(out.iterator()).asScala();
+    }
+  }
+
+  /** Merges a partition of parts into the filter's bytes. */
+  private static final class Final extends AbstractFunction1<Iterator<byte[]>, Iterator<byte[]>>
+      implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    private final CuckooFilterAggregate aggregate;
+
+    Final(CuckooFilterAggregate aggregate) {
+      this.aggregate = aggregate;
+    }
+
+    @Override
+    public Iterator<byte[]> apply(Iterator<byte[]> parts) {
+      byte[] filter = merge(aggregate, JavaConverters.asJavaIteratorConverter(parts).asJava());
+      return JavaConverters.asScalaIteratorConverter(List.of(filter).iterator()).asScala();
+    }
+  }
+}
