@@ -369,18 +369,7 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
     }
 
     private Expression read(Expression e) {
-      Expression renamedInput = e.transform(new AbstractPartialFunction<Expression, Expression>() {
-        @Override
-        public boolean isDefinedAt(Expression x) {
-          return x instanceof Attribute && renamed.containsKey(((Attribute) x).exprId());
-        }
-
-        @Override
-        public Expression apply(Expression x) {
-          return renamed.get(((Attribute) x).exprId());
-        }
-      });
-      return renamedInput.transformDown(new AbstractPartialFunction<Expression, Expression>() {
+      return replaceAttributes(e, renamed).transformDown(new AbstractPartialFunction<Expression, Expression>() {
         @Override
         public boolean isDefinedAt(Expression x) {
           return !(x instanceof NamedExpression) && column(x) != null;
@@ -529,15 +518,20 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
     for (NamedExpression e : list(project.projectList())) {
       defined.put(e.exprId(), e instanceof Alias ? ((Alias) e).child() : (Expression) e);
     }
-    return (CuckooFilterAggregate) aggregate.transform(new AbstractPartialFunction<Expression, Expression>() {
+    return (CuckooFilterAggregate) replaceAttributes(aggregate, defined);
+  }
+
+  /** {@code e} with each attribute that {@code replacements} has an entry for (by id) replaced by that entry. */
+  private static Expression replaceAttributes(Expression e, Map<ExprId, ? extends Expression> replacements) {
+    return e.transform(new AbstractPartialFunction<Expression, Expression>() {
       @Override
-      public boolean isDefinedAt(Expression e) {
-        return e instanceof Attribute && defined.containsKey(((Attribute) e).exprId());
+      public boolean isDefinedAt(Expression x) {
+        return x instanceof Attribute && replacements.containsKey(((Attribute) x).exprId());
       }
 
       @Override
-      public Expression apply(Expression e) {
-        return defined.get(((Attribute) e).exprId());
+      public Expression apply(Expression x) {
+        return replacements.get(((Attribute) x).exprId());
       }
     });
   }
