@@ -400,19 +400,18 @@ public final class CuckooFilters {
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(DRIVER_MERGE_MAX_BYTES + " must be a size such as 32MB, got '" + value + "'", e);
       }
-      if (budget <= 0 || expected > budget / 4) { // a distinct key's part is at least about 4 bytes
+      if (budget <= 0 || expected > budget / PartialBuilds.MIN_BYTES_PER_KEY) {
         return null;
       }
       QueryExecution execution = keyData.queryExecution();
       // By position: the plan's rows are the keys, in order (the optimizer may have renamed their attributes).
-      CuckooFilterAggregate bound = PartialBuilds.bind(aggregate, keyData.queryExecution().analyzed().output());
+      CuckooFilterAggregate bound = PartialBuilds.bind(aggregate, execution.analyzed().output());
       byte[][] parts = SQLExecution$.MODULE$.withNewExecutionId(execution, Option.apply("cuckoo filter build"),
           new AbstractFunction0<byte[][]>() {
             @Override
             public byte[][] apply() {
               RDD<InternalRow> rows = execution.toRdd();
-              // A partition may take up to four even shares before it gives up: skew is allowed, a blow-up is not.
-              long maxPart = Math.min(budget, budget / Math.max(1, rows.getNumPartitions()) * 4);
+              long maxPart = PartialBuilds.maxPartBytes(budget, rows.getNumPartitions());
               return (byte[][]) PartialBuilds.parts(rows, bound, maxPart).collect();
             }
           });

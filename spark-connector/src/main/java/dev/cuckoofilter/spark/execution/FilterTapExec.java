@@ -28,8 +28,6 @@ import scala.runtime.AbstractFunction2;
  */
 public final class FilterTapExec extends JavaSparkPlan {
   private static final long serialVersionUID = 1L;
-  /** How far one partition may exceed an even share of the budget before it gives up. */
-  private static final int SKEW_ALLOWANCE = 4;
 
   private final SparkPlan child;
   private final CuckooFilterAggregate aggregate;
@@ -110,9 +108,7 @@ public final class FilterTapExec extends JavaSparkPlan {
   @Override
   public RDD<InternalRow> doExecute() {
     RDD<InternalRow> rows = child.execute();
-    // A partition's share of the budget, so that what reaches the driver before it gives up stays bounded.
-    long budget = accumulator.maxBytes();
-    long maxPartBytes = Math.min(budget, budget / Math.max(1, rows.getNumPartitions()) * SKEW_ALLOWANCE);
+    long maxPartBytes = PartialBuilds.maxPartBytes(accumulator.maxBytes(), rows.getNumPartitions());
     return rows.mapPartitionsWithIndexInternal(new Tap(aggregate, accumulator, maxPartBytes), true, false,
         ClassTag$.MODULE$.apply(InternalRow.class));
   }

@@ -26,7 +26,9 @@ import scala.runtime.AbstractPartialFunction;
  */
 public final class PartialBuilds {
   /** A partition's distinct keys serialize to at least about this many bytes each (deltas of sorted hashes). */
-  static final int MIN_BYTES_PER_KEY = 4;
+  public static final int MIN_BYTES_PER_KEY = 4;
+  /** How far one partition may exceed an even share of a byte budget before it gives up. */
+  private static final int SKEW_ALLOWANCE = 4;
 
   private PartialBuilds() {}
 
@@ -38,6 +40,14 @@ public final class PartialBuilds {
    */
   public static RDD<byte[]> parts(RDD<InternalRow> rows, CuckooFilterAggregate aggregate, long maxPartBytes) {
     return rows.mapPartitionsInternal(new Partial(aggregate, maxPartBytes), false, ClassTag$.MODULE$.apply(byte[].class));
+  }
+
+  /**
+   * What one of {@code partitions} partitions may send of a {@code budget} for all of them: four even shares
+   * (skew is allowed, a blow-up is not), so that what arrives before the parts give up stays bounded.
+   */
+  public static long maxPartBytes(long budget, int partitions) {
+    return Math.min(budget, budget / Math.max(1, partitions) * SKEW_ALLOWANCE);
   }
 
   /** Merges parts into the filter: its bytes (the aggregate's final result). */
