@@ -36,19 +36,24 @@ public final class CuckooFilterExtensions extends AbstractFunction1<SparkSession
     extensions.injectPreCBORule(perSession(RemoveInferredProbes::new));
     // Before join reordering, once per query: the filters then sit on the join sides, and later
     // predicate push-down moves them to the scans.
-    extensions.injectPreCBORule(perSession(CuckooRuntimeFilterRule::new));
+    extensions.injectPreCBORule(session(CuckooRuntimeFilterRule::new));
     // After EnsureRequirements has placed the exchanges: a filter's build may then read the join's shuffle.
     extensions.injectQueryStagePrepRule(perSession(ShareCreationSideShuffle::new));
     return BoxedUnit.UNIT;
   }
 
-  /** The builder Spark's injection points take: a new instance for each session (the session is not needed). */
-  private static <T> Function1<SparkSession, T> perSession(Supplier<T> create) {
+  /** The builder Spark's injection points take: a new instance for each session. */
+  private static <T> Function1<SparkSession, T> session(java.util.function.Function<SparkSession, T> create) {
     return new AbstractFunction1<>() {
       @Override
       public T apply(SparkSession session) {
-        return create.get();
+        return create.apply(session);
       }
     };
+  }
+
+  /** {@link #session} for what does not need the session. */
+  private static <T> Function1<SparkSession, T> perSession(Supplier<T> create) {
+    return session(ignored -> create.get());
   }
 }

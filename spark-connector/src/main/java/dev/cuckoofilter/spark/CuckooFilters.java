@@ -7,6 +7,8 @@ import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
 import dev.cuckoofilter.spark.execution.PartialBuilds;
 import dev.cuckoofilter.spark.expressions.CuckooKeyHash;
+import dev.cuckoofilter.spark.expressions.CuckooMightContain;
+import dev.cuckoofilter.spark.expressions.PruneMetrics;
 import dev.cuckoofilter.spark.hash.KeyTypes;
 import dev.cuckoofilter.spark.optimizer.CuckooFilterHint;
 import dev.cuckoofilter.spark.optimizer.CuckooRuntimeFilterRule;
@@ -30,6 +32,8 @@ import org.apache.spark.sql.TypedColumn;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.SubqueryExpression;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.execution.QueryExecution;
 import org.apache.spark.sql.execution.SQLExecution$;
 import org.apache.spark.sql.functions;
@@ -243,6 +247,41 @@ public final class CuckooFilters {
       r = side == JoinPruning.Side.RIGHT ? forcedFilter(right, fpp) : right;
     }
     return l.join(r, seq(usingColumns), JoinPruning.normalize(joinType));
+  }
+
+  /**
+   * The row counts of the cuckoo filters that prune {@code query}: each filter the runtime filter rule put
+   * into it (with {@link CuckooFilterExtensions}, so also the filter of {@link #join}) and each {@link
+   * SparkCuckooFilter#prune}, in plan order. Read them after an action on this very Dataset ({@code collect},
+   * {@code write}, {@code foreach}): an action that derives another Dataset, such as {@code count()}, plans
+   * a copy of the query with counts of its own. The same counts are accumulators in the Spark UI, named
+   * after the pruned keys ({@code cuckoo runtime filter on o.customer_id: rows in}).
+   */
+  public static List<PruneMetrics> pruneMetrics(Dataset<?> query) {
+    java.util.Set<PruneMetrics> found = new java.util.LinkedHashSet<>();
+    collectMetrics(query.queryExecution().optimizedPlan(), found);
+    return List.copyOf(found);
+  }
+
+  private static void collectMetrics(LogicalPlan plan, java.util.Set<PruneMetrics> found) {
+    for (Expression e : list(plan.expressions())) {
+      collectMetrics(e, found);
+    }
+    for (LogicalPlan child : list(plan.children())) {
+      collectMetrics(child, found);
+    }
+  }
+
+  private static void collectMetrics(Expression e, java.util.Set<PruneMetrics> found) {
+    if (e instanceof CuckooMightContain probe && probe.metrics() != null) {
+      found.add(probe.metrics());
+    }
+    if (e instanceof SubqueryExpression subquery) {
+      collectMetrics(subquery.plan(), found);
+    }
+    for (Expression child : list(e.children())) {
+      collectMetrics(child, found);
+    }
   }
 
   /** {@code side} under a {@code CUCKOO_FILTER} hint at {@code fpp}. */

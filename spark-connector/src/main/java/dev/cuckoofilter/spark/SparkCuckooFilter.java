@@ -84,8 +84,7 @@ public final class SparkCuckooFilter {
 
   private synchronized PruneMetrics metrics() {
     if (metrics == null) {
-      metrics = new PruneMetrics(session.sparkContext().longAccumulator("cuckoo filter: rows in"),
-          session.sparkContext().longAccumulator("cuckoo filter: rows out"));
+      metrics = PruneMetrics.register(session.sparkContext(), "cuckoo filter");
     }
     return metrics;
   }

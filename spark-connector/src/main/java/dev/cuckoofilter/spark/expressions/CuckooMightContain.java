@@ -63,9 +63,20 @@ public final class CuckooMightContain extends JavaExpression {
     return keys;
   }
 
+  /** The rows this probe counts, or null if it counts none. */
+  public PruneMetrics metrics() {
+    return metrics;
+  }
+
+  /** This probe, counting its rows in {@code metrics}. */
+  public CuckooMightContain withMetrics(PruneMetrics metrics) {
+    return new CuckooMightContain(filter, keys, metrics);
+  }
+
+  /** The filter and the keys: metrics only observe, so they take no part in equality. */
   @Override
   protected List<Object> arguments() {
-    return metrics == null ? List.of(filter, keys) : List.of(filter, keys, metrics);
+    return List.of(filter, keys);
   }
 
   @Override

@@ -3,16 +3,19 @@ package dev.cuckoofilter.spark.optimizer;
 import static dev.cuckoofilter.spark.util.ScalaCollections.list;
 
 import dev.cuckoofilter.spark.expressions.CuckooMightContain;
+import dev.cuckoofilter.spark.expressions.PruneMetrics;
 import dev.cuckoofilter.spark.prune.FilterSubquery;
 import dev.cuckoofilter.spark.prune.JoinKeys;
 import dev.cuckoofilter.spark.prune.JoinPruning;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeSet;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.IsNotNull;
+import org.apache.spark.sql.catalyst.expressions.ScalarSubquery;
 import org.apache.spark.sql.catalyst.planning.ExtractEquiJoinKeys$;
 import org.apache.spark.sql.catalyst.plans.Cross$;
 import org.apache.spark.sql.catalyst.plans.FullOuter$;
@@ -56,6 +59,13 @@ import scala.runtime.AbstractFunction1;
  */
 public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
   private static final Logger LOG = LoggerFactory.getLogger(CuckooRuntimeFilterRule.class);
+
+  private final SparkSession session;
+
+  /** @param session where the filters' row counts ({@link PruneMetrics}) are registered */
+  public CuckooRuntimeFilterRule(SparkSession session) {
+    this.session = session;
+  }
 
   @Override
   public String ruleName() {
@@ -138,7 +148,7 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
    *
    * @param shuffled whether the join shuffles {@code application} ({@link JoinShuffles})
    */
-  private static LogicalPlan prune(JoinPruning.Side side, String joinType, LogicalPlan application,
+  private LogicalPlan prune(JoinPruning.Side side, String joinType, LogicalPlan application,
       List<Expression> applicationKeys, LogicalPlan creation, List<Expression> creationKeys, RuntimeFilterConf conf,
       int[] budget, SideHint hint, boolean shuffled) {
     // A query's hint beats the session's settings.
@@ -166,11 +176,11 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     java.util.Optional<StoredFilterIndex.Match> stored = StoredFilterIndex.find(source, creationKeys, applicationKeys);
     if (stored.isPresent()) {
       budget[0]--;
-      return new Filter(stored.get().probe(), application);
+      return counted(stored.get().probe(), application);
     }
     if (conf.force || !conf.requireSelective || selective(creation)) {
       budget[0]--;
-      return new Filter(FilterSubquery.probe(source, creationKeys, conf.fpp, applicationKeys), application);
+      return counted(FilterSubquery.probe(source, creationKeys, conf.fpp, applicationKeys), application);
     }
     return application;
   }
@@ -180,7 +190,7 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
    * whatever the sizes, settings and {@code maxFilters}, but only where {@link #prune} could put one at all,
    * so never where it could change the result. Otherwise the hint is ignored, with a warning.
    */
-  private static LogicalPlan forced(JoinPruning.Side side, String joinType, LogicalPlan application,
+  private LogicalPlan forced(JoinPruning.Side side, String joinType, LogicalPlan application,
       List<Expression> applicationKeys, LogicalPlan creation, List<Expression> creationKeys, RuntimeFilterConf conf,
       int[] budget, SideHint hint) {
     String refusal = JoinPruning.refusal(joinType, side);
@@ -208,10 +218,22 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     java.util.Optional<StoredFilterIndex.Match> stored = StoredFilterIndex.find(source, creationKeys, applicationKeys);
     budget[0]--;
     if (stored.isPresent()) {
-      return new Filter(stored.get().probe(), application);
+      return counted(stored.get().probe(), application);
     }
     double fpp = Double.isNaN(hint.forcedFpp) ? conf.fpp : hint.forcedFpp;
-    return new Filter(FilterSubquery.probe(source, creationKeys, fpp, applicationKeys), application);
+    return counted(FilterSubquery.probe(source, creationKeys, fpp, applicationKeys), application);
+  }
+
+  /**
+   * {@code application} filtered by {@code probe}, which counts the rows it sees and keeps in accumulators
+   * named after its keys (the Spark UI; {@code CuckooFilters.pruneMetrics} after an action). Injected after
+   * constraint propagation, the probe is not copied elsewhere in the plan, so its counts are its own.
+   */
+  private Filter counted(Expression probe, LogicalPlan application) {
+    CuckooMightContain p = (CuckooMightContain) probe;
+    String keys = list(p.keys()).stream().map(Expression::sql).collect(Collectors.joining(", "));
+    String kind = p.filterExpression() instanceof ScalarSubquery ? "cuckoo runtime filter" : "stored cuckoo filter";
+    return new Filter(p.withMetrics(PruneMetrics.register(session.sparkContext(), kind + " on " + keys)), application);
   }
 
   /**

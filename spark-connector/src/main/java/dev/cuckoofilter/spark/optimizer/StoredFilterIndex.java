@@ -7,7 +7,6 @@ import dev.cuckoofilter.spark.SparkCuckooFilter;
 import dev.cuckoofilter.spark.store.FilterMetadata;
 import dev.cuckoofilter.spark.store.FilterStore;
 import dev.cuckoofilter.spark.store.FilterVersion;
-import dev.cuckoofilter.spark.store.StoredFilter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -65,6 +64,9 @@ public final class StoredFilterIndex {
   public static final String PREFIX = "spark.cuckoo.storedFilter.";
   /** Metadata property holding the source table's fingerprint. */
   public static final String FINGERPRINT = "cuckoo.source.fingerprint";
+
+  /** The stored filters that joins used lately, so that a query does not read and broadcast one again. */
+  private static final OpenedFilters OPENED = new OpenedFilters(8);
 
   private StoredFilterIndex() {}
 
@@ -153,10 +155,11 @@ public final class StoredFilterIndex {
         if (latest.isEmpty()) {
           continue;
         }
-        StoredFilter stored = store.read(latest.get().version());
-        List<StructField> storedKeys = stored.metadata().keyColumns();
+        // The commit record decides; the filter file is read (and verified) only for a version that is used.
+        FilterMetadata metadata = store.metadata(latest.get().version());
+        List<StructField> storedKeys = metadata.keyColumns();
         String current = fingerprint(registered).orElse(null);
-        String recorded = stored.metadata().properties().get(FINGERPRINT);
+        String recorded = metadata.properties().get(FINGERPRINT);
         int[] order = current == null || !current.equals(recorded) ? null
             : storedKeyOrder(creation, creationKeys, registered, storedKeys);
         if (order == null) {
@@ -170,7 +173,7 @@ public final class StoredFilterIndex {
             probed.stream().map(Expression::dataType).toList())) {
           continue; // keys of other types: its probe would refuse them
         }
-        SparkCuckooFilter filter = store.sparkFilter(spark, latest.get().version());
+        SparkCuckooFilter filter = OPENED.get(spark, latest.get(), () -> store.sparkFilter(spark, latest.get().version()));
         Column[] probeKeys = probed.stream().map(Column::new).toArray(Column[]::new);
         return Optional.of(new Match(filter.mightContain(probeKeys).expr(),
             "stored filter " + store.location() + " v" + latest.get().version() + " for " + table));

@@ -164,6 +164,18 @@ public final class FilterStore {
   }
 
   /**
+   * A version's metadata alone, from its commit record: the filter file is not read (so not verified
+   * either), which is what deciding whether to use a version needs.
+   *
+   * @throws FilterVersionNotFoundException if the version does not exist
+   * @throws StoredFilterCorruptException   if its commit record is damaged
+   */
+  public FilterMetadata metadata(long version) throws IOException {
+    requireVersionNumber(version);
+    return typedMetadata(readCommit(version));
+  }
+
+  /**
    * {@link #read(long)} without Spark: the metadata as the commit record holds it, with the key columns as
    * JSON. Reads and verifies exactly as {@code read} does; needs only Hadoop's client on the classpath.
    *

@@ -5,9 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoofilter.spark.CuckooFilters;
 import dev.cuckoofilter.spark.ExecutedPlans;
 import dev.cuckoofilter.spark.SparkTestSession;
 import dev.cuckoofilter.spark.execution.MapSideFilterBuildExec;
+import dev.cuckoofilter.spark.expressions.CuckooMightContain;
+import dev.cuckoofilter.spark.expressions.PruneMetrics;
+import dev.cuckoofilter.spark.prune.JoinPruning;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -15,6 +19,9 @@ import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -339,6 +346,54 @@ class RuntimeFilterRuleTest {
     String plan = df.queryExecution().explainString(org.apache.spark.sql.execution.ExplainMode.fromString("formatted"));
     assertTrue(plan.contains("cuckoo_might_contain") && plan.contains("cuckoo_filter"), plan);
     assertTrue(executed.contains("cuckoo_might_contain"), executed);
+  }
+
+  /**
+   * Each injected filter counts the rows it sees and keeps: the fact rows with a key, of which it keeps
+   * every match and a few false positives. The one-call join's forced filter counts too.
+   */
+  @Test
+  void theInjectedFilterCountsTheRowsItSeesAndKeeps() {
+    shuffledJoinsOverSmallTables();
+    long withKey = spark.sql("SELECT count(*) FROM fact WHERE k IS NOT NULL").first().getLong(0);
+    String matchingSql = "SELECT count(*) FROM fact f LEFT SEMI JOIN dim d ON f.k = d.k AND d.segment < 2";
+    spark.conf().set(RuntimeFilterConf.ENABLED, "false");
+    long matching = spark.sql(matchingSql).first().getLong(0);
+    spark.conf().unset(RuntimeFilterConf.ENABLED);
+
+    Dataset<Row> df = spark.sql("SELECT f.k, f.v, d.name FROM fact f JOIN dim d ON f.k = d.k WHERE d.segment < 2");
+    assertEquals(matching, df.collectAsList().size());
+    List<PruneMetrics> metrics = CuckooFilters.pruneMetrics(df);
+    assertEquals(1, metrics.size(), metrics::toString);
+    PruneMetrics m = metrics.get(0);
+    assertEquals("cuckoo runtime filter on f.k", m.name());
+    assertEquals(withKey, m.rowsIn(), m::toString);
+    // Every match, and false positives at about the filter's rate (0.001; here at most 1% of the rows).
+    assertTrue(m.rowsOut() >= matching && m.rowsOut() - matching <= withKey / 100, m + ", " + matching + " match");
+
+    Dataset<Row> oneCall = CuckooFilters.join(spark.table("fact"), spark.table("dim").where("segment < 2"),
+        List.of("k"), "inner", JoinPruning.Side.LEFT, 0.001);
+    assertEquals(matching, oneCall.collectAsList().size());
+    List<PruneMetrics> oneCallMetrics = CuckooFilters.pruneMetrics(oneCall);
+    assertEquals(1, oneCallMetrics.size(), oneCallMetrics::toString);
+    assertEquals(withKey, oneCallMetrics.get(0).rowsIn());
+    assertTrue(oneCallMetrics.get(0).rowsOut() >= matching, oneCallMetrics::toString);
+
+    // Metrics only observe: probes that differ in nothing else are equal (an exchange below either is reusable).
+    CuckooMightContain probe = (CuckooMightContain) df.queryExecution().optimizedPlan()
+        .collectFirst(new scala.runtime.AbstractPartialFunction<LogicalPlan, Expression>() {
+          @Override
+          public boolean isDefinedAt(LogicalPlan p) {
+            return p instanceof Filter && ((Filter) p).condition().find(e -> e instanceof CuckooMightContain).isDefined();
+          }
+
+          @Override
+          public Expression apply(LogicalPlan p) {
+            return ((Filter) p).condition().find(e -> e instanceof CuckooMightContain).get();
+          }
+        }).get();
+    assertEquals(probe, probe.withMetrics(oneCallMetrics.get(0)));
+    assertEquals(probe.hashCode(), probe.withMetrics(null).hashCode());
   }
 
   @Test

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cuckoofilter.spark.CuckooFilters;
 import dev.cuckoofilter.spark.SparkTestSession;
+import dev.cuckoofilter.spark.expressions.PruneMetrics;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
@@ -70,6 +72,18 @@ class StoredFilterIndexTest {
     assertTrue(plan.contains("cuckoo_might_contain(cuckoo_filter[") && plan.contains("filters/dim_active"), plan);
     assertFalse(plan.contains("cuckoo_filter(cuckoo_key"), "no filter is built: " + plan);
     assertEquals(withRuleOff(QUERY), sorted(df));
+    // The stored filter counts the fact rows it probes (all 50,000) and keeps (every match, a few more).
+    long matches = df.collectAsList().size();
+    List<PruneMetrics> counts = CuckooFilters.pruneMetrics(df);
+    assertEquals(1, counts.size(), counts::toString);
+    assertTrue(counts.get(0).name().startsWith("stored cuckoo filter on "), counts::toString);
+    assertEquals(50_000, counts.get(0).rowsIn(), counts::toString);
+    assertTrue(counts.get(0).rowsOut() >= matches && counts.get(0).rowsOut() < 50_000, counts + ", " + matches);
+    // A later query probes the same broadcast: the version is read and broadcast once, not per query.
+    String again = plan(spark.sql(QUERY));
+    java.util.regex.Matcher broadcast = java.util.regex.Pattern.compile("broadcast \\d+").matcher(plan);
+    assertTrue(broadcast.find(), plan);
+    assertTrue(again.contains(broadcast.group() + ")"), broadcast.group() + " again: " + again);
 
     // New dimension rows arrive with keys the stored filter does not have (using it now would lose their
     // matches): it is stale, the rule builds instead, results stay exact.
@@ -89,6 +103,7 @@ class StoredFilterIndexTest {
         dev.cuckoofilter.spark.update.ChangeSet.of(newRows, newRows.limit(0), spark.table("dim_active"))).version());
     String fresh = plan(spark.sql(QUERY));
     assertTrue(fresh.contains("filters/dim_active version 2"), fresh);
+    assertFalse(fresh.contains(broadcast.group() + ")"), "version 2 is broadcast anew: " + fresh);
     assertEquals(expected, sorted(spark.sql(QUERY)));
     // So does storing it again (a rebuild): version 3.
     assertEquals(3, StoredFilterIndex.storeIndex(spark, "dim_active", List.of("k"), location, 0.001).version());
