@@ -252,7 +252,8 @@ public final class CuckooFilters {
   /**
    * The row counts of the cuckoo filters that prune {@code query}: each filter the runtime filter rule put
    * into it (with {@link CuckooFilterExtensions}, so also the filter of {@link #join}) and each {@link
-   * SparkCuckooFilter#prune}, in plan order. Read them after an action on this very Dataset ({@code collect},
+   * SparkCuckooFilter#prune}, in plan order (a {@code SparkCuckooFilter}'s counts are its own, summed over every
+   * query it pruned). Read them after an action on this very Dataset ({@code collect},
    * {@code write}, {@code foreach}): an action that derives another Dataset, such as {@code count()}, plans
    * a copy of the query with counts of its own. The same counts are accumulators in the Spark UI, named
    * after the pruned keys ({@code cuckoo runtime filter on o.customer_id: rows in}).
