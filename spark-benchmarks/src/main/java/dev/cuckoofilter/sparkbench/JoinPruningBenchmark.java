@@ -39,6 +39,8 @@ public final class JoinPruningBenchmark {
   private final SparkSession spark;
   private final ShuffleMeter meter;
   private final int runs;
+  /** Every timed round, so that any two variants can be compared round by round: the {@code -rounds.csv}. */
+  private final List<String> rounds = new ArrayList<>(List.of("selectivity,variant,round,seconds"));
 
   private JoinPruningBenchmark(SparkSession spark, int runs) {
     this.spark = spark;
@@ -86,7 +88,10 @@ public final class JoinPruningBenchmark {
         Files.createDirectories(out.getParent());
       }
       Files.write(out, csv);
-      System.out.println("wrote " + out);
+      String name = out.getFileName().toString();
+      Path roundsOut = out.resolveSibling(name.replaceFirst("(\\.csv)?$", "-rounds.csv"));
+      Files.write(roundsOut, bench.rounds);
+      System.out.println("wrote " + out + " and " + roundsOut);
     }
     spark.stop();
   }
@@ -169,6 +174,23 @@ public final class JoinPruningBenchmark {
         shuffle[v] = meter.read();
         requireSameResult(names.get(0), results[0], names.get(v), results[v]);
       }
+    }
+    for (int v = 0; v < names.size(); v++) {
+      for (int r = 0; r < runs; r++) {
+        rounds.add(String.format(Locale.ROOT, "%.2f,%s,%d,%.3f", selectivity, names.get(v), r + 1, seconds[v][r]));
+      }
+    }
+    // Each variant against the one before it, round by round (the stored filter against the rule's build).
+    for (int v = 1; v < names.size(); v++) {
+      double[] ratios = new double[runs];
+      int faster = 0;
+      for (int r = 0; r < runs; r++) {
+        ratios[r] = seconds[v - 1][r] / seconds[v][r];
+        faster += seconds[v][r] < seconds[v - 1][r] ? 1 : 0;
+      }
+      Arrays.sort(ratios);
+      System.out.printf(Locale.ROOT, "%s against %s: %.3fx (median of the rounds' ratios), faster in %d of %d rounds%n",
+          names.get(v), names.get(v - 1), ratios[runs / 2], faster, runs);
     }
     int base = names.indexOf(baseline);
     double[][] speedups = new double[names.size()][runs];

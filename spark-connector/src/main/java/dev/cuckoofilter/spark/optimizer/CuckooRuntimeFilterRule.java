@@ -15,6 +15,7 @@ import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeSet;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.IsNotNull;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.ScalarSubquery;
 import org.apache.spark.sql.catalyst.planning.ExtractEquiJoinKeys$;
 import org.apache.spark.sql.catalyst.plans.Cross$;
@@ -27,6 +28,8 @@ import org.apache.spark.sql.catalyst.plans.LeftSemi$;
 import org.apache.spark.sql.catalyst.plans.RightOuter$;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.Join;
+import org.apache.spark.sql.catalyst.plans.logical.JoinHint;
+import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.rules.Rule;
 import org.slf4j.Logger;
@@ -133,12 +136,37 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     LogicalPlan newRight = prune(JoinPruning.Side.RIGHT, joinType, right, rightKeys, left, leftKeys, conf, budget,
         hinted ? SideHint.of(right, rightKeys, forbiddenBy) : SideHint.NONE,
         JoinShuffles.shufflesSide(join, right, list(keys.get()._3())));
-    left = newLeft;
-    right = newRight;
-    if (left == join.left() && right == join.right()) {
+    if (newLeft == left && newRight == right) {
       return join;
     }
-    return new Join(left, right, join.joinType(), join.condition(), join.hint());
+    if (join.joinType() == Inner$.MODULE$ && newRight == right && prunedByStoredFilter(newLeft)) {
+      return creationSideFirst(new Join(newLeft, right, join.joinType(), join.condition(), join.hint()));
+    }
+    return new Join(newLeft, newRight, join.joinType(), join.condition(), join.hint());
+  }
+
+  /**
+   * {@code join} with its sides swapped (an inner join: the same rows, projected back to its column order),
+   * so that the right side, which a stored filter replaced a build of, is shuffled first. A built filter makes
+   * the pruned side wait for the other side's keys; a stored one does not, and adaptive execution then runs
+   * the left side's stage first, re-plans the join knowing that side's size alone, and may broadcast the
+   * pruned big side while the smaller side it could not yet measure is still running (in the 1% bench
+   * scenario, a tie with the rule's build instead of a gain). With the other side's stage first, it knows
+   * the small side's size when it first re-plans, as after a build.
+   */
+  private static LogicalPlan creationSideFirst(Join join) {
+    JoinHint hint = join.hint();
+    Join swapped = new Join(join.right(), join.left(), join.joinType(), join.condition(),
+        new JoinHint(hint.rightHint(), hint.leftHint()));
+    @SuppressWarnings("unchecked")
+    Seq<NamedExpression> columns = (Seq<NamedExpression>) (Seq<?>) join.output();
+    return new Project(columns, swapped);
+  }
+
+  /** Whether {@code plan} is a side this rule just filtered with a stored filter's probe ({@link #counted}). */
+  private static boolean prunedByStoredFilter(LogicalPlan plan) {
+    return plan instanceof Filter && ((Filter) plan).condition() instanceof CuckooMightContain
+        && !(((CuckooMightContain) ((Filter) plan).condition()).filterExpression() instanceof ScalarSubquery);
   }
 
   /**

@@ -14,6 +14,8 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.plans.logical.Join;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -108,6 +110,54 @@ class StoredFilterIndexTest {
     // So does storing it again (a rebuild): version 3.
     assertEquals(3, StoredFilterIndex.storeIndex(spark, "dim_active", List.of("k"), location, 0.001).version());
     assertTrue(plan(spark.sql(QUERY)).contains("filters/dim_active version 3"));
+  }
+
+  @Test
+  void theStoredFiltersSideOfAnInnerJoinRunsFirst() throws Exception {
+    spark.range(0, 3000).selectExpr("id * 3 AS k", "CAST(id % 10 AS INT) AS segment", "concat('e', id) AS name")
+        .write().parquet(dir.resolve("dim4").toString());
+    spark.read().parquet(dir.resolve("dim4").toString()).createOrReplaceTempView("dim4");
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim4_active AS SELECT * FROM dim4 WHERE segment < 2");
+    StoredFilterIndex.storeIndex(spark, "dim4_active", List.of("k"),
+        dir.resolve("filters/dim4_active").toUri().toString(), 0.001);
+    try {
+      // The pruned fact side is written first: the sides swap, so that adaptive execution shuffles the stored
+      // filter's side first (a built filter waits for it anyway); the columns keep the query's order.
+      String factFirst = "SELECT f.k, f.v, d.name FROM fact f JOIN dim4_active d ON f.k = d.k";
+      Dataset<Row> df = spark.sql(factFirst);
+      Join join = firstJoin(df);
+      assertTrue(join.left().treeString().contains("segment") && !join.left().treeString().contains("cuckoo_might_contain"),
+          join::treeString);
+      assertTrue(join.right().treeString().contains("filters/dim4_active"), join::treeString);
+      assertEquals(List.of("k", "v", "name"), List.of(df.columns()));
+      assertEquals(withRuleOff(factFirst), sorted(df));
+      // Written the other way round, it stays so.
+      String dimFirst = "SELECT f.k, f.v, d.name FROM dim4_active d JOIN fact f ON f.k = d.k";
+      Dataset<Row> dimFirstDf = spark.sql(dimFirst);
+      assertTrue(firstJoin(dimFirstDf).right().treeString().contains("filters/dim4_active"), plan(dimFirstDf));
+      assertEquals(withRuleOff(dimFirst), sorted(dimFirstDf));
+      // A semi join's pruned side is its left side, and stays there.
+      String semi = "SELECT f.k, f.v FROM fact f LEFT SEMI JOIN dim4_active d ON f.k = d.k";
+      Dataset<Row> semiDf = spark.sql(semi);
+      assertTrue(firstJoin(semiDf).left().treeString().contains("filters/dim4_active"), plan(semiDf));
+      assertEquals(withRuleOff(semi), sorted(semiDf));
+      // A filter built for the query is not swapped for: the pruned side waits for the build.
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim4_active");
+      Dataset<Row> built = spark.sql(factFirst);
+      assertTrue(firstJoin(built).left().treeString().contains("cuckoo_filter(cuckoo_key"), plan(built));
+      assertEquals(withRuleOff(factFirst), sorted(built));
+    } finally {
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim4_active");
+    }
+  }
+
+  static Join firstJoin(Dataset<Row> df) {
+    return (Join) df.queryExecution().optimizedPlan().find(new scala.runtime.AbstractFunction1<LogicalPlan, Object>() {
+      @Override
+      public Object apply(LogicalPlan node) {
+        return node instanceof Join;
+      }
+    }).get();
   }
 
   @Test
