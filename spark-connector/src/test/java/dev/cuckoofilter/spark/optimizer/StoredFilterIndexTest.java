@@ -120,6 +120,10 @@ class StoredFilterIndexTest {
     spark.sql("CREATE OR REPLACE TEMP VIEW dim4_active AS SELECT * FROM dim4 WHERE segment < 2");
     StoredFilterIndex.storeIndex(spark, "dim4_active", List.of("k"),
         dir.resolve("filters/dim4_active").toUri().toString(), 0.001);
+    // A registration for a table over other files, which every join below passes over.
+    spark.sql("CREATE OR REPLACE TEMP VIEW fact_early AS SELECT * FROM fact WHERE v < 100");
+    StoredFilterIndex.storeIndex(spark, "fact_early", List.of("k"), dir.resolve("filters/fact_early").toUri().toString(),
+        0.001);
     try {
       // The pruned fact side is written first: the sides swap, so that adaptive execution shuffles the stored
       // filter's side first (a built filter waits for it anyway); the columns keep the query's order.
@@ -129,6 +133,7 @@ class StoredFilterIndexTest {
       assertTrue(join.left().treeString().contains("segment") && !join.left().treeString().contains("cuckoo_might_contain"),
           join::treeString);
       assertTrue(join.right().treeString().contains("filters/dim4_active"), join::treeString);
+      assertFalse(plan(df).contains("filters/fact_early"), plan(df));
       assertEquals(List.of("k", "v", "name"), List.of(df.columns()));
       assertEquals(withRuleOff(factFirst), sorted(df));
       // Written the other way round, it stays so.
@@ -148,6 +153,7 @@ class StoredFilterIndexTest {
       assertEquals(withRuleOff(factFirst), sorted(built));
     } finally {
       spark.conf().unset(StoredFilterIndex.PREFIX + "dim4_active");
+      spark.conf().unset(StoredFilterIndex.PREFIX + "fact_early");
     }
   }
 
