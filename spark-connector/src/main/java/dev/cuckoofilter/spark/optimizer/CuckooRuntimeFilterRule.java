@@ -140,23 +140,23 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
       return join;
     }
     if (join.joinType() == Inner$.MODULE$ && newRight == right && prunedByStoredFilter(newLeft)) {
-      return creationSideFirst(new Join(newLeft, right, join.joinType(), join.condition(), join.hint()));
+      return creationSideFirst(join, newLeft);
     }
     return new Join(newLeft, newRight, join.joinType(), join.condition(), join.hint());
   }
 
   /**
-   * {@code join} with its sides swapped (an inner join: the same rows, projected back to its column order),
-   * so that the right side, which a stored filter replaced a build of, is shuffled first. A built filter makes
-   * the pruned side wait for the other side's keys; a stored one does not, and adaptive execution then runs
-   * the left side's stage first, re-plans the join knowing that side's size alone, and may broadcast the
-   * pruned big side while the smaller side it could not yet measure is still running (in the 1% bench
-   * scenario, a tie with the rule's build instead of a gain). With the other side's stage first, it knows
-   * the small side's size when it first re-plans, as after a build.
+   * Inner {@code join} with its left side pruned ({@code prunedLeft}) and its sides swapped (the same rows,
+   * projected back to the join's column order), so that the right side, which a stored filter replaced a build
+   * of, is shuffled first. A built filter makes the pruned side wait for the other side's keys; a stored one
+   * does not, and adaptive execution then runs the left side's stage first, re-plans the join knowing that
+   * side's size alone, and may broadcast the pruned big side while the smaller side it could not yet measure
+   * is still running (in the 1% bench scenario, a tie with the rule's build instead of a gain). With the other
+   * side's stage first, it knows the small side's size when it first re-plans, as after a build.
    */
-  private static LogicalPlan creationSideFirst(Join join) {
+  private static LogicalPlan creationSideFirst(Join join, LogicalPlan prunedLeft) {
     JoinHint hint = join.hint();
-    Join swapped = new Join(join.right(), join.left(), join.joinType(), join.condition(),
+    Join swapped = new Join(join.right(), prunedLeft, join.joinType(), join.condition(),
         new JoinHint(hint.rightHint(), hint.leftHint()));
     @SuppressWarnings("unchecked")
     Seq<NamedExpression> columns = (Seq<NamedExpression>) (Seq<?>) join.output();
