@@ -2,6 +2,7 @@ package dev.cuckoofilter.bench;
 
 import com.google.common.hash.Funnels;
 import dev.cuckoofilter.core.CuckooFilter;
+import dev.cuckoofilter.core.table.BucketStorage;
 import java.io.IOException;
 import java.io.OutputStream;
 import org.apache.parquet.column.values.bloomfilter.BlockSplitBloomFilter;
@@ -159,12 +160,31 @@ public enum FilterKind {
         }
       };
     }
+  },
+  /**
+   * Not a filter: the least work one lookup of any two-bucket cuckoo filter can do, as a baseline for
+   * the lookup benchmarks. A table of CF's size (buckets of four 12-bit fields); a lookup hashes the key
+   * (two multiplications), derives both bucket indexes from the hash alone, reads the two buckets and
+   * compares their fields with the fingerprint. {@code add} stores the fingerprint in the first bucket's
+   * first field, overwriting, so positive lookups may miss. Only in the benchmarks' parameters when
+   * asked for ({@code -p filter=...,TWO_READ_CEILING}).
+   */
+  TWO_READ_CEILING {
+    @Override
+    public BenchFilter create(long n) {
+      return new TwoReadCeiling(CF.create(n).bitSize() / TwoReadCeiling.BUCKET_BITS);
+    }
   };
 
   /** The false-positive rate every configurable filter is sized for. */
   public static final double TARGET_FPP = 0.002;
 
   public abstract BenchFilter create(long n);
+
+  /** Whether this is a real filter; {@link #TWO_READ_CEILING} is a lookup baseline only. */
+  public boolean isFilter() {
+    return this != TWO_READ_CEILING;
+  }
 
   /** Whether the filter can delete. */
   public boolean deletes() {
@@ -208,6 +228,52 @@ public enum FilterKind {
     @Override
     public long bitSize() {
       return filter.bitSize();
+    }
+  }
+
+  /** {@link #TWO_READ_CEILING}: two reads and a compare per lookup, nothing else. */
+  static final class TwoReadCeiling implements BenchFilter {
+    static final int BUCKET_BITS = 48;
+    private static final long ONES = 0x001001001001L;
+    private static final long HIGHS = ONES << 11;
+    private final byte[] table;
+    private final long buckets;
+
+    TwoReadCeiling(long buckets) {
+      this.buckets = buckets;
+      this.table = new byte[Math.toIntExact(buckets * 6 + 8)];
+    }
+
+    private static long hash(long key) {
+      long z = (key ^ (key >>> 30)) * 0xBF58476D1CE4E5B9L;
+      return (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    }
+
+    private int offset(long hash32) {
+      return (int) (((hash32 * buckets) >>> 32) * 6);
+    }
+
+    @Override
+    public boolean add(long key) {
+      long h = hash(key);
+      int at = offset(h >>> 32);
+      long word = BucketStorage.readLong(table, at);
+      BucketStorage.writeLong(table, at, (word & ~0xfffL) | (h & 0xfff) | 1);
+      return true;
+    }
+
+    @Override
+    public boolean mightContain(long key) {
+      long h = hash(key);
+      long q = ((h & 0xfff) | 1) * ONES;
+      long x1 = BucketStorage.readLong(table, offset(h >>> 32)) ^ q;
+      long x2 = BucketStorage.readLong(table, offset(h & 0xffffffffL)) ^ q;
+      return ((((x1 - ONES) & ~x1) | ((x2 - ONES) & ~x2)) & HIGHS) != 0;
+    }
+
+    @Override
+    public long bitSize() {
+      return buckets * BUCKET_BITS;
     }
   }
 
