@@ -2,6 +2,7 @@ package dev.cuckoofilter.bench;
 
 import com.google.common.hash.Funnels;
 import dev.cuckoofilter.core.CuckooFilter;
+import dev.cuckoofilter.core.sizing.Sizing;
 import dev.cuckoofilter.core.table.BucketStorage;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -172,7 +173,7 @@ public enum FilterKind {
   TWO_READ_CEILING {
     @Override
     public BenchFilter create(long n) {
-      return new TwoReadCeiling(CF.create(n).bitSize() / TwoReadCeiling.BUCKET_BITS);
+      return new TwoReadCeiling(Sizing.bucketCount(n, 4, 12)); // CF's table, without building one
     }
   };
 
