@@ -510,12 +510,21 @@ public final class CuckooFilter implements Serializable {
     }
   }
 
-  /** Algorithm 1 with a stash and an undo of failed kick chains. */
+  /**
+   * Algorithm 1 with a stash and an undo of failed kick chains. Only the common case, an empty entry in
+   * one of the two buckets, is here: kept this small, it is inlined into the caller's loop (the whole
+   * algorithm in one method was too big for HotSpot to inline, and every add paid a call).
+   */
   private boolean insert(long i1, long i2, long fp) {
     if (table.tryInsertEither(i1, i2, fp)) {
       size++;
       return true;
     }
+    return insertByKicking(i1, i2, fp);
+  }
+
+  /** {@link #insert} when both buckets are full: the duplicate limit, then the kick chain. */
+  private boolean insertByKicking(long i1, long i2, long fp) {
     // The 2b-copy duplicate limit. Copies in the stash count too: with another fingerprint in the
     // bucket pair, kick chains would otherwise push further copies into the stash without end.
     int copies = table.count(i1, fp) + table.count(i2, fp);
