@@ -166,6 +166,14 @@ public final class CuckooFilters {
     for (int i = 1; i < keyColumns.length; i++) {
       notNull = notNull.and(small.col(keyColumns[i]).isNotNull());
     }
+    // The filter's subquery reads small once more: a small side that may give other rows at each read (a
+    // limit, a sample, rand()) could leave out keys the join then matches.
+    if (!JoinPruning.repeatable(small.queryExecution().optimizedPlan())) {
+      throw new IllegalArgumentException("prune: the side the filter is built from is not repeatable (a limit, sample, "
+          + "non-deterministic expression such as rand(), or an order-dependent window or aggregate): the filter's "
+          + "read of it may hold other keys than the join's; checkpoint() it or build the filter explicitly with "
+          + "CuckooFilters.builder(...).build()");
+    }
     // Null keys are never in a filter: dropping them first spares the build their rows.
     Dataset<?> creation = small.where(notNull);
     List<Expression> creationKeys = new ArrayList<>();

@@ -72,18 +72,23 @@ class PruningTest {
     return rows;
   }
 
+  /** {@code df}, after checking that its plan prunes with a cuckoo filter (equal results alone would pass without). */
+  static Dataset<Row> probed(Dataset<Row> df) {
+    String plan = df.queryExecution().optimizedPlan().toString();
+    assertTrue(plan.contains("cuckoo_might_contain("), "no cuckoo filter probe in the plan: " + plan);
+    return df;
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"long", "int", "short", "byte", "string", "binary", "date", "timestamp", "decimal"})
   void prunedJoinsEqualUnprunedOnesForEveryKeyType(String type) {
     Dataset<Row> big = spark.sql("SELECT " + typed(type) + " AS key, payload FROM big");
     Dataset<Row> small = spark.sql("SELECT " + typed(type) + " AS key, info FROM small");
     scala.collection.Seq<String> key = scala.collection.JavaConverters.asScalaBuffer(List.of("key")).toSeq();
-    assertEquals(sorted(big.join(small, key, "inner")), sorted(CuckooFilters.join(big, small, List.of("key"), "inner")),
-        type);
+    assertEquals(sorted(big.join(small, key, "inner")), sorted(probed(CuckooFilters.join(big, small, List.of("key"), "inner"))), type);
     // A filter built once prunes for several joins.
     SparkCuckooFilter filter = CuckooFilters.builder(small).keys("key").expectedItems(6000).build();
-    assertEquals(sorted(big.join(small, key, "left_semi")), sorted(filter.prune(big, "key").join(small, key, "left_semi")),
-        type);
+    assertEquals(sorted(big.join(small, key, "left_semi")), sorted(probed(filter.prune(big, "key").join(small, key, "left_semi"))), type);
   }
 
   @Test
@@ -97,10 +102,11 @@ class PruningTest {
     Dataset<Row> t = spark.table("big");
     Dataset<Row> part = t.where("payload % 5 = 0");
     scala.collection.Seq<String> key = scala.collection.JavaConverters.asScalaBuffer(List.of("id")).toSeq();
-    assertEquals(sorted(t.join(part, key, "left_semi")), sorted(CuckooFilters.join(t, part, List.of("id"), "left_semi")));
+    assertEquals(sorted(t.join(part, key, "left_semi")),
+        sorted(probed(CuckooFilters.join(t, part, List.of("id"), "left_semi"))));
     // The pruned side alone keeps false positives too; joined, they drop out.
     assertEquals(sorted(t.join(part, key, "left_semi")),
-        sorted(CuckooFilters.prune(t, part, 0.001, "id").join(part, key, "left_semi")));
+        sorted(probed(CuckooFilters.prune(t, part, 0.001, "id").join(part, key, "left_semi"))));
 
     // The filter is built in the query: a subquery whose result is the filter of the small side's keys
     // (in a self-join, the copy of the probe that Spark's constraint propagation puts on the small side
@@ -140,7 +146,7 @@ class PruningTest {
     Dataset<Row> big = spark.sql("SELECT id AS a, concat('x', id % 7) AS b, payload FROM big");
     Dataset<Row> small = spark.sql("SELECT id AS a, concat('x', id % 7) AS b, info FROM small WHERE id % 3 = 0");
     Dataset<Row> expected = big.join(small, scala.collection.JavaConverters.asScalaBuffer(List.of("a", "b")).toSeq());
-    assertEquals(sorted(expected), sorted(CuckooFilters.join(big, small, List.of("a", "b"), "inner")));
+    assertEquals(sorted(expected), sorted(probed(CuckooFilters.join(big, small, List.of("a", "b"), "inner"))));
     Dataset<Row> empty = small.where("a < 0");
     assertEquals(0, CuckooFilters.prune(big, empty, "a", "b").count());
     assertEquals(0, CuckooFilters.join(big, empty, List.of("a", "b"), "inner").count());
@@ -163,7 +169,26 @@ class PruningTest {
     }
     Dataset<Row> expected = left.join(right, scala.collection.JavaConverters.asScalaBuffer(List.of("id")).toSeq(),
         joinType);
-    assertEquals(sorted(expected), sorted(CuckooFilters.join(left, right, List.of("id"), joinType, side)));
+    assertEquals(sorted(expected), sorted(probed(CuckooFilters.join(left, right, List.of("id"), joinType, side))));
+  }
+
+  @Test
+  void aSideThatMayReadOtherRowsEachTimeIsNotBuiltFrom() {
+    // The filter's subquery reads the small side again: with a limit or rand() that read may hold other keys than
+    // the join's, and the join would lose matches.
+    Dataset<Row> big = spark.table("big");
+    for (Dataset<Row> unstable : List.of(spark.table("small").limit(100), spark.table("small").where("rand() < 0.5"),
+        spark.table("small").sample(0.5))) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> CuckooFilters.join(big, unstable, List.of("id"), "inner"));
+      assertTrue(e.getMessage().contains("not repeatable"), e.getMessage());
+      assertThrows(IllegalArgumentException.class, () -> CuckooFilters.prune(big, unstable, "id"));
+    }
+    // Once checkpointed, every read returns the same rows.
+    Dataset<Row> fixed = spark.table("small").limit(100).localCheckpoint();
+    scala.collection.Seq<String> key = scala.collection.JavaConverters.asScalaBuffer(List.of("id")).toSeq();
+    assertEquals(sorted(big.join(fixed, key, "inner")), sorted(probed(CuckooFilters.join(big, fixed, List.of("id"),
+        "inner"))));
   }
 
   @Test

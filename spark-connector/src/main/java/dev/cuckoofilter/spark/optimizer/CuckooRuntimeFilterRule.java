@@ -195,7 +195,7 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
         || !(conf.force || shuffled && largeEnough(application, creation, conf))) {
       return application;
     }
-    if (!repeatable(creation)) {
+    if (!JoinPruning.repeatable(creation)) {
       // Neither a build nor a stored filter holds the keys of this run: a stored filter's view may have been
       // replaced, since it was indexed, by one that is not repeatable (a limit, rand()).
       return application;
@@ -226,7 +226,7 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
       refusal = "a filter cannot hold join keys of type "
           + applicationKeys.stream().map(k -> k.dataType().simpleString()).collect(Collectors.joining(", "));
     }
-    if (refusal == null && !repeatable(creation)) {
+    if (refusal == null && !JoinPruning.repeatable(creation)) {
       refusal = "the other side may yield other keys when run again (a limit, sample, non-deterministic or "
           + "order-dependent expression), so a filter built from it could drop matching rows";
     }
@@ -358,54 +358,7 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     }
   }
 
-  /**
-   * The filter's subquery runs the creation side a second time; the filter is right only if that run yields
-   * the join's keys again. Not so with non-deterministic expressions ({@code rand()}, {@code first()}...), nor
-   * where the rows depend on the order they arrive in, which a shuffle does not keep from one run to the
-   * next: a limit, offset, tail or sample, or a window function over a ROWS frame ({@code row_number()},
-   * {@code lag()}, running sums) whose ties may be broken either way.
-   */
-  static boolean repeatable(LogicalPlan plan) {
-    return !plan.exists(new AbstractFunction1<LogicalPlan, Object>() {
-      @Override
-      public Object apply(LogicalPlan node) {
-        if (node instanceof org.apache.spark.sql.catalyst.plans.logical.GlobalLimit
-            || node instanceof org.apache.spark.sql.catalyst.plans.logical.LocalLimit
-            || node instanceof org.apache.spark.sql.catalyst.plans.logical.Offset
-            || node instanceof org.apache.spark.sql.catalyst.plans.logical.Tail
-            || node instanceof org.apache.spark.sql.catalyst.plans.logical.Sample) {
-          return true;
-        }
-        for (Expression e : list(node.expressions())) {
-          if (!e.deterministic() || e.exists(new AbstractFunction1<Expression, Object>() {
-            @Override
-            public Object apply(Expression x) {
-              return x instanceof org.apache.spark.sql.catalyst.expressions.aggregate.First
-                  || x instanceof org.apache.spark.sql.catalyst.expressions.aggregate.Last
-                  || x instanceof org.apache.spark.sql.catalyst.expressions.NthValue
-                  || x instanceof org.apache.spark.sql.catalyst.expressions.WindowExpression
-                  && orderDependentFrame(((org.apache.spark.sql.catalyst.expressions.WindowExpression) x)
-                      .windowSpec().frameSpecification());
-            }
-          })) {
-            return true;
-          }
-        }
-        return false;
-      }
-    });
-  }
 
-  private static boolean orderDependentFrame(org.apache.spark.sql.catalyst.expressions.WindowFrame frame) {
-    if (!(frame instanceof org.apache.spark.sql.catalyst.expressions.SpecifiedWindowFrame)) {
-      return true; // not resolved yet: assume the worst
-    }
-    org.apache.spark.sql.catalyst.expressions.SpecifiedWindowFrame f =
-        (org.apache.spark.sql.catalyst.expressions.SpecifiedWindowFrame) frame;
-    return f.frameType() == org.apache.spark.sql.catalyst.expressions.RowFrame$.MODULE$
-        && !(f.lower() == org.apache.spark.sql.catalyst.expressions.UnboundedPreceding$.MODULE$
-            && f.upper() == org.apache.spark.sql.catalyst.expressions.UnboundedFollowing$.MODULE$);
-  }
 
   /**
    * Join keys of types a filter cannot hold (arrays, maps, intervals) are never filtered: a probe of them

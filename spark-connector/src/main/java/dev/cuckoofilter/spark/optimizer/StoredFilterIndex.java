@@ -28,6 +28,7 @@ import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.IsNotNull;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.PredicateHelper;
+import org.apache.spark.sql.catalyst.expressions.UserDefinedExpression;
 import org.apache.spark.sql.catalyst.optimizer.InjectRuntimeFilter$;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
@@ -38,6 +39,8 @@ import org.apache.spark.sql.execution.datasources.LogicalRelation;
 import org.apache.spark.sql.execution.datasources.PartitioningAwareFileIndex;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.StructField;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import scala.collection.JavaConverters;
 
 /**
@@ -47,28 +50,34 @@ import scala.collection.JavaConverters;
  * stored filter directly instead of building one.
  *
  * <p><b>Staleness.</b> A stored filter describes the table as it was when it was built: its metadata
- * carries a fingerprint of the table's data, a SHA-256 of the path, length and modification time of every
- * file of the table's (file-based) relation. The rule uses the filter only if the table's current
- * fingerprint is the same; otherwise (files added, removed or rewritten), or for relations without files
- * to fingerprint, the filter is stale and the rule falls back to building a fresh one for the query. Keep
- * the stored filter current with an incremental update ({@code FilterUpdater}) or a rebuild
- * ({@link #storeIndex}), both of which record the new fingerprint.
+ * carries a fingerprint of the table's definition and data, a SHA-256 of the table's plan below its
+ * projections (the relation, every filter condition, the positions of the key columns in the relation) and
+ * of the path, length and modification time of every file of that (file-based) relation. The rule uses the
+ * filter only if the table's current fingerprint is the same; otherwise (files added, removed or rewritten,
+ * a view redefined over the same files), or for a version without a fingerprint, the filter is stale and
+ * the rule falls back to building a fresh one for the query. Keep the stored filter current with
+ * {@link #updateIndex} or a rebuild ({@link #storeIndex}), both of which record the new fingerprint.
  *
- * <p>Only repeatable tables and views can be indexed: one with a limit, a sample or a non-deterministic
- * expression may return other rows at each read, whose keys a filter of an earlier read need not hold. Such
- * a table is refused by {@link #storeIndex} and {@link #updateIndex}, and a registration for it (a view
- * replaced since it was indexed) is ignored.
+ * <p>Only tables and views whose rows the fingerprint determines can be indexed: repeatable ones (one with
+ * a limit, a sample or a non-deterministic expression may return other rows at each read, whose keys a
+ * filter of an earlier read need not hold), reading one file-based relation and nothing in a subquery,
+ * calling no user-defined function (whose code the fingerprint cannot see), with key columns read from the
+ * relation unchanged. Others are refused by {@link #storeIndex} and {@link #updateIndex}, and a
+ * registration for one (a view replaced since it was indexed) is ignored.
  */
 public final class StoredFilterIndex {
   /** Configuration prefix of registrations: {@code spark.cuckoo.storedFilter.<table or view>}. */
   public static final String PREFIX = "spark.cuckoo.storedFilter.";
   /** Metadata property holding the source table's fingerprint. */
   public static final String FINGERPRINT = "cuckoo.source.fingerprint";
+  private static final Logger LOG = LoggerFactory.getLogger(StoredFilterIndex.class);
 
   /** The stored filters that joins used lately, so that a query does not read and broadcast one again. */
   private static final OpenedFilters OPENED = new OpenedFilters(8);
   /** Where the registered tables read their files, so that joins over other files pass them over quickly. */
   private static final TableRoots ROOTS = new TableRoots(64);
+  /** Registrations passed over for want of a fingerprint, each logged once. */
+  private static final java.util.Set<String> WARNED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private StoredFilterIndex() {}
 
@@ -83,7 +92,7 @@ public final class StoredFilterIndex {
    */
   public static FilterVersion storeIndex(SparkSession spark, String table, List<String> keyColumns, String location,
       double fpp) throws IOException {
-    String fingerprint = indexableFingerprint(spark, table);
+    String fingerprint = indexableFingerprint(spark, table, keyColumns);
     SparkCuckooFilter filter = CuckooFilters.builder(spark.table(table)).keys(keyColumns.toArray(new String[0]))
         .fpp(fpp).build();
     FilterStore store = FilterStore.open(location, spark);
@@ -107,27 +116,67 @@ public final class StoredFilterIndex {
       throw new IllegalArgumentException("no stored filter is registered for " + table + " (" + PREFIX
           + table.toLowerCase(Locale.ROOT) + " is not set)");
     }
-    String fingerprint = indexableFingerprint(spark, table);
-    return dev.cuckoofilter.spark.update.FilterUpdater.update(FilterStore.open(location, spark), change,
-        "table " + table, Map.of(FINGERPRINT, fingerprint)).version();
+    FilterStore store = FilterStore.open(location, spark);
+    Optional<FilterVersion> latest = store.latest();
+    if (latest.isEmpty()) {
+      throw new IllegalArgumentException("the stored filter registered for " + table + " at " + location
+          + " has no version to update; build one with storeIndex");
+    }
+    List<String> keyColumns = store.metadata(latest.get().version()).keyColumns().stream().map(StructField::name)
+        .toList();
+    String fingerprint = indexableFingerprint(spark, table, keyColumns);
+    return dev.cuckoofilter.spark.update.FilterUpdater.update(store, change, "table " + table,
+        Map.of(FINGERPRINT, fingerprint)).version();
   }
 
   /**
-   * The fingerprint of a table or view that a stored filter can index: file-based, and repeatable (every read
-   * returns the same rows, so the filter of one read holds the keys of the next).
+   * The fingerprint of a table or view that a stored filter of {@code keyColumns} can index.
    *
-   * @throws IllegalArgumentException naming the table otherwise
+   * @throws IllegalArgumentException naming the table and the reason otherwise
    */
-  private static String indexableFingerprint(SparkSession spark, String table) {
+  private static String indexableFingerprint(SparkSession spark, String table, List<String> keyColumns) {
     LogicalPlan plan = spark.table(table).queryExecution().optimizedPlan();
-    if (!CuckooRuntimeFilterRule.repeatable(plan)) {
-      throw new IllegalArgumentException("table " + table + " cannot be indexed by a stored filter: it is not "
-          + "repeatable (a limit, sample, non-deterministic expression such as rand(), or an order-dependent window "
-          + "or aggregate), so a later read may return rows whose keys the filter does not hold");
+    String reason = notIndexable(plan, keyColumns);
+    if (reason != null) {
+      throw new IllegalArgumentException("table " + table + " cannot be indexed by a stored filter of " + keyColumns
+          + ": " + reason);
     }
-    return relation(plan).map(StoredFilterIndex::fingerprint).orElseThrow(() -> new IllegalArgumentException("table "
-        + table + " is not a file-based table whose data can be fingerprinted; stored filters can only index "
-        + "file-based tables and views over them"));
+    return fingerprint(plan, keyColumns);
+  }
+
+  /** Why a stored filter of {@code keyColumns} cannot index {@code plan}, or null if it can. */
+  static String notIndexable(LogicalPlan plan, List<String> keyColumns) {
+    if (!dev.cuckoofilter.spark.prune.JoinPruning.repeatable(plan)) {
+      return "it is not repeatable (a limit, sample, non-deterministic expression such as rand(), or an "
+          + "order-dependent window or aggregate), so a later read may return rows whose keys the filter does not hold";
+    }
+    if (!plan.subqueriesAll().isEmpty()) {
+      return "it reads data in a subquery, whose changes its fingerprint would not see";
+    }
+    if (plan.exists(new scala.runtime.AbstractFunction1<LogicalPlan, Object>() {
+      @Override
+      public Object apply(LogicalPlan node) {
+        return list(node.expressions()).stream().anyMatch(e -> e.exists(new scala.runtime.AbstractFunction1<Expression,
+            Object>() {
+          @Override
+          public Object apply(Expression x) {
+            return x instanceof UserDefinedExpression;
+          }
+        }));
+      }
+    })) {
+      return "it calls a user-defined function, whose code its fingerprint cannot see";
+    }
+    if (relation(plan).isEmpty()) {
+      return "it is not a file-based table whose data can be fingerprinted; stored filters can only index "
+          + "file-based tables and views over one of them";
+    }
+    List<Attribute> keys = keyAttributes(plan, keyColumns);
+    if (keys == null || Base.of(plan, new ArrayList<>(keys)) == null) {
+      return "its key columns must be columns of the table's files, passed through unchanged (not computed, "
+          + "missing or ambiguous)";
+    }
+    return null;
   }
 
   /** A stored filter that can replace a build for a join side, or why it cannot. */
@@ -181,10 +230,18 @@ public final class StoredFilterIndex {
         }
         // The commit record decides; the filter file is read (and verified) only for a version that is used.
         FilterMetadata metadata = store.metadata(latest.get().version());
+        String recorded = metadata.properties().get(FINGERPRINT);
+        if (recorded == null) {
+          warnUnfingerprinted(table, latest.get());
+          continue;
+        }
         List<StructField> storedKeys = metadata.keyColumns();
+        List<String> storedNames = storedKeys.stream().map(StructField::name).toList();
         int[] order = storedKeyOrder(creation, creationKeys, registered, storedKeys);
-        // Last, as it lists the table's files: whether they are still those the filter was built from.
-        if (order == null || !fingerprint(registeredRelation.get()).equals(metadata.properties().get(FINGERPRINT))) {
+        // Last, as it lists the table's files: whether the definition and the files are still those the filter was
+        // built from.
+        if (order == null || notIndexable(registered, storedNames) != null
+            || !fingerprint(registered, storedNames).equals(recorded)) {
           continue; // other rows, indexes other columns, or stale: build instead
         }
         List<Expression> probed = new ArrayList<>();
@@ -220,21 +277,9 @@ public final class StoredFilterIndex {
     if (creationKeys.size() != storedKeys.size()) {
       return null;
     }
-    List<Attribute> registeredKeys = new ArrayList<>();
-    for (StructField stored : storedKeys) {
-      Attribute found = null;
-      for (Attribute a : list(registered.output())) {
-        if (a.name().equalsIgnoreCase(stored.name())) {
-          if (found != null) {
-            return null; // ambiguous
-          }
-          found = a;
-        }
-      }
-      if (found == null) {
-        return null;
-      }
-      registeredKeys.add(found);
+    List<Attribute> registeredKeys = keyAttributes(registered, storedKeys.stream().map(StructField::name).toList());
+    if (registeredKeys == null) {
+      return null;
     }
     Base creationBase = Base.of(creation, creationKeys);
     Base registeredBase = Base.of(registered, new ArrayList<>(registeredKeys));
@@ -257,6 +302,27 @@ public final class StoredFilterIndex {
       }
     }
     return order;
+  }
+
+  /** The output columns of {@code plan} named {@code names} (case-insensitively); null if one is missing or ambiguous. */
+  private static List<Attribute> keyAttributes(LogicalPlan plan, List<String> names) {
+    List<Attribute> keys = new ArrayList<>();
+    for (String name : names) {
+      Attribute found = null;
+      for (Attribute a : list(plan.output())) {
+        if (a.name().equalsIgnoreCase(name)) {
+          if (found != null) {
+            return null;
+          }
+          found = a;
+        }
+      }
+      if (found == null) {
+        return null;
+      }
+      keys.add(found);
+    }
+    return keys;
   }
 
   /**
@@ -364,9 +430,24 @@ public final class StoredFilterIndex {
     return list(relation.location().rootPaths()).stream().map(Object::toString).sorted().toList();
   }
 
-  /** SHA-256 of the path, length and modification time of every file of the relation, in path order. */
-  private static String fingerprint(HadoopFsRelation relation) {
-    PartitioningAwareFileIndex index = (PartitioningAwareFileIndex) relation.location();
+  /**
+   * SHA-256 of an indexable table's definition and data ({@link #notIndexable} is null): its plan below the
+   * projections ({@link Base}, canonical, with the filter's conditions in sorted order so that their order in the
+   * view does not matter), the positions of the key columns in it, and the path, length and modification time of
+   * every file of its relation, in path order.
+   */
+  static String fingerprint(LogicalPlan plan, List<String> keyColumns) {
+    Base base = Base.of(plan, new ArrayList<>(keyAttributes(plan, keyColumns)));
+    LogicalPlan canonical = base.plan().canonicalized();
+    List<String> conditions = new ArrayList<>();
+    if (canonical instanceof Filter filter) {
+      for (Expression c : list(InjectRuntimeFilter$.MODULE$.splitConjunctivePredicates(filter.condition()))) {
+        conditions.add(c.toString());
+      }
+      java.util.Collections.sort(conditions);
+      canonical = filter.child();
+    }
+    PartitioningAwareFileIndex index = (PartitioningAwareFileIndex) relation(plan).get().location();
     index.refresh(); // see files added or replaced since the relation was cached
     List<String> files = new ArrayList<>();
     for (FileStatus f : list(index.allFiles())) {
@@ -375,13 +456,25 @@ public final class StoredFilterIndex {
     java.util.Collections.sort(files);
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      for (String f : files) {
-        sha.update(f.getBytes(StandardCharsets.UTF_8));
+      java.util.function.Consumer<String> line = text -> {
+        sha.update(text.getBytes(StandardCharsets.UTF_8));
         sha.update((byte) '\n');
-      }
+      };
+      line.accept(canonical.toString());
+      conditions.forEach(line);
+      line.accept(java.util.Arrays.toString(base.keyOrdinals()));
+      files.forEach(line);
       return HexFormat.of().formatHex(sha.digest());
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
+    }
+  }
+
+  private static void warnUnfingerprinted(String table, FilterVersion version) {
+    if (WARNED.add(table + "\n" + version.location() + "\n" + version.version())) {
+      LOG.warn("The stored filter registered for {} ({} version {}) records no fingerprint of the table, so it cannot "
+          + "be known to be current and is not used: store it with StoredFilterIndex.storeIndex or bring it up to "
+          + "date with StoredFilterIndex.updateIndex, which record one", table, version.location(), version.version());
     }
   }
 }

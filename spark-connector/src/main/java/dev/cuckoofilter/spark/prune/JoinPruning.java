@@ -1,12 +1,33 @@
 package dev.cuckoofilter.spark.prune;
 
+import static dev.cuckoofilter.spark.util.ScalaCollections.list;
+
 import java.util.Locale;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.NthValue;
+import org.apache.spark.sql.catalyst.expressions.RowFrame$;
+import org.apache.spark.sql.catalyst.expressions.SpecifiedWindowFrame;
+import org.apache.spark.sql.catalyst.expressions.UnboundedFollowing$;
+import org.apache.spark.sql.catalyst.expressions.UnboundedPreceding$;
+import org.apache.spark.sql.catalyst.expressions.WindowExpression;
+import org.apache.spark.sql.catalyst.expressions.WindowFrame;
+import org.apache.spark.sql.catalyst.expressions.aggregate.First;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Last;
+import org.apache.spark.sql.catalyst.plans.logical.GlobalLimit;
+import org.apache.spark.sql.catalyst.plans.logical.LocalLimit;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.Offset;
+import org.apache.spark.sql.catalyst.plans.logical.Sample;
+import org.apache.spark.sql.catalyst.plans.logical.Tail;
+import scala.runtime.AbstractFunction1;
 
 /**
  * Which side of a join may be pruned with a filter of the other side's keys without changing the join's
  * result: a side whose rows without a match never reach the output. The left side of inner, right outer
  * and left semi joins; the right side of inner, left outer, left semi and left anti joins. Never a side
- * an outer join preserves, the left side of an anti join, a full outer or a cross join.
+ * an outer join preserves, the left side of an anti join, a full outer or a cross join. And only with a
+ * filter of the other side's rows as the join reads them: a side that is not {@link #repeatable} is never
+ * the one a filter is built from.
  */
 public final class JoinPruning {
   /** The side of {@code left.join(right, ...)} to prune. */
@@ -79,5 +100,54 @@ public final class JoinPruning {
     }
     return "the " + side.name().toLowerCase(Locale.ROOT) + " side of a " + t + " join keeps its rows without a "
         + "match; pruning them would change the result";
+  }
+
+  /**
+   * Whether every run of {@code plan} yields the same rows: a filter built by one run of a join's other side
+   * (a subquery, a stored filter) holds the keys of the join's own run only if so. Not so with
+   * non-deterministic expressions ({@code rand()}, {@code first()}...), nor where the rows depend on the order they arrive in, which a shuffle does not keep from one run to the
+   * next: a limit, offset, tail or sample, or a window function over a ROWS frame ({@code row_number()},
+   * {@code lag()}, running sums) whose ties may be broken either way.
+   */
+  public static boolean repeatable(LogicalPlan plan) {
+    return !plan.exists(new AbstractFunction1<LogicalPlan, Object>() {
+      @Override
+      public Object apply(LogicalPlan node) {
+        if (node instanceof GlobalLimit
+            || node instanceof LocalLimit
+            || node instanceof Offset
+            || node instanceof Tail
+            || node instanceof Sample) {
+          return true;
+        }
+        for (Expression e : list(node.expressions())) {
+          if (!e.deterministic() || e.exists(new AbstractFunction1<Expression, Object>() {
+            @Override
+            public Object apply(Expression x) {
+              return x instanceof First
+                  || x instanceof Last
+                  || x instanceof NthValue
+                  || x instanceof WindowExpression
+                  && orderDependentFrame(((WindowExpression) x)
+                      .windowSpec().frameSpecification());
+            }
+          })) {
+            return true;
+          }
+        }
+        return false;
+      }
+    });
+  }
+
+  private static boolean orderDependentFrame(WindowFrame frame) {
+    if (!(frame instanceof SpecifiedWindowFrame)) {
+      return true; // not resolved yet: assume the worst
+    }
+    SpecifiedWindowFrame f =
+        (SpecifiedWindowFrame) frame;
+    return f.frameType() == RowFrame$.MODULE$
+        && !(f.lower() == UnboundedPreceding$.MODULE$
+            && f.upper() == UnboundedFollowing$.MODULE$);
   }
 }

@@ -292,4 +292,85 @@ class StoredFilterIndexTest {
       spark.conf().unset(StoredFilterIndex.PREFIX + "dim_sampled");
     }
   }
+
+  @Test
+  void aViewRedefinedOverTheSameFilesDoesNotUseTheFilterOfItsOldDefinition() throws Exception {
+    String location = dir.resolve("filters/dim_redefined").toUri().toString();
+    String query = "SELECT f.k, f.v FROM fact f JOIN dim_redefined d ON f.k = d.k";
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_redefined AS SELECT * FROM dim_all WHERE segment < 3 AND k > 10");
+    StoredFilterIndex.storeIndex(spark, "dim_redefined", List.of("k"), location, 0.001);
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    try {
+      assertTrue(compareWithRuleOff(query).contains("filters/dim_redefined"), "used while current");
+      // The same conditions in another order: the same rows, still current.
+      spark.sql("CREATE OR REPLACE TEMP VIEW dim_redefined AS SELECT k, name, segment FROM dim_all "
+          + "WHERE k > 10 AND segment < 3");
+      assertTrue(compareWithRuleOff(query).contains("filters/dim_redefined"), "the same definition");
+      // More rows over the same files: the filter of segments 0-2 would drop the matches of segments 3 and 4.
+      spark.sql("CREATE OR REPLACE TEMP VIEW dim_redefined AS SELECT * FROM dim_all WHERE segment < 5 AND k > 10");
+      String plan = compareWithRuleOff(query);
+      assertFalse(plan.contains("filters/dim_redefined"), plan);
+      assertTrue(plan.contains("cuckoo_filter(cuckoo_key"), "a filter is built instead: " + plan);
+      assertTrue(withRuleOff("SELECT f.k, f.v FROM fact f JOIN dim_all d ON f.k = d.k WHERE d.segment IN (3, 4)")
+          .size() > 0, "the old filter would have lost matches");
+      // The same files and rows, the key read from another column: stale as well.
+      spark.sql("CREATE OR REPLACE TEMP VIEW dim_redefined AS SELECT k AS kept, k + 1 AS k, segment FROM dim_all "
+          + "WHERE segment < 3 AND k > 10");
+      assertFalse(compareWithRuleOff(query).contains("filters/dim_redefined"));
+      // Defined as it was indexed again: current again.
+      spark.sql("CREATE OR REPLACE TEMP VIEW dim_redefined AS SELECT * FROM dim_all WHERE segment < 3 AND k > 10");
+      assertTrue(compareWithRuleOff(query).contains("filters/dim_redefined"), "the indexed definition");
+    } finally {
+      spark.conf().unset(RuntimeFilterConf.FORCE);
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_redefined");
+    }
+  }
+
+  @Test
+  void viewsWhoseRowsTheFingerprintCannotSeeAreNotIndexed() {
+    spark.udf().register("plus_one", (org.apache.spark.sql.api.java.UDF1<Long, Long>) x -> x + 1,
+        org.apache.spark.sql.types.DataTypes.LongType);
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_subquery AS SELECT * FROM dim_all "
+        + "WHERE segment < (SELECT max(v) FROM fact) - 49990");
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_udf AS SELECT * FROM dim_all WHERE plus_one(k) > 10");
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_computed AS SELECT k + 1 AS k, segment FROM dim_all");
+    for (String[] view : List.of(new String[] {"dim_subquery", "subquery"},
+        new String[] {"dim_udf", "user-defined function"}, new String[] {"dim_computed", "key columns"})) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> StoredFilterIndex.storeIndex(
+          spark, view[0], List.of("k"), dir.resolve("filters/" + view[0]).toUri().toString(), 0.01));
+      assertTrue(e.getMessage().contains(view[0]) && e.getMessage().contains(view[1]), e.getMessage());
+    }
+  }
+
+  @Test
+  void aRegisteredFilterWithoutAFingerprintIsNotUsed() throws Exception {
+    String location = dir.resolve("filters/unfingerprinted").toUri().toString();
+    CuckooFilters.builder(spark.table("dim_active")).keys("k").fpp(0.001).build()
+        .saveTo(dev.cuckoofilter.spark.store.FilterStore.open(location, spark), "dim_active, saved by hand");
+    spark.sql("SET spark.cuckoo.storedFilter.dim_active=" + location);
+    try {
+      String plan = compareWithRuleOff(QUERY);
+      assertFalse(plan.contains("filters/unfingerprinted"), plan);
+      assertTrue(plan.contains("cuckoo_filter(cuckoo_key"), "the rule builds one: " + plan);
+    } finally {
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_active");
+    }
+  }
+
+  @Test
+  void aStoredFilterServesAnotherApplication() throws Exception {
+    String view = "SELECT * FROM dim_all WHERE segment < 3 AND k > 10";
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_shared AS " + view);
+    String location = dir.resolve("filters/dim_shared").toUri().toString();
+    StoredFilterIndex.storeIndex(spark, "dim_shared", List.of("k"), location, 0.001);
+    String here = StoredFilterIndex.fingerprint(spark.table("dim_shared").queryExecution().optimizedPlan(), List.of("k"));
+    try {
+      List<String> out = OtherApplication.run(dir.resolve("other-application.log").toFile(),
+          dir.resolve("fact").toString(), dir.resolve("dim").toString(), view, location);
+      assertTrue(out.contains("fingerprint=" + here), "the same fingerprint in another JVM: " + here + " vs " + out);
+      assertTrue(out.contains("used=true"), out::toString);
+    } finally {
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_shared");
+    }
+  }
 }
