@@ -10,7 +10,12 @@ import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.core.EntryCodes;
 import dev.cuckoofilter.core.FilterParameters;
 import dev.cuckoofilter.core.hash.CuckooHash;
+import dev.cuckoofilter.spark.CuckooFilters;
+import dev.cuckoofilter.spark.SparkCuckooFilter;
 import dev.cuckoofilter.spark.SparkTestSession;
+import dev.cuckoofilter.spark.store.FilterStore;
+import dev.cuckoofilter.spark.store.StoredFilter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -24,6 +29,7 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Incremental updates keep a filter equal to a fresh build of the changed dataset: same bytes, no false
@@ -114,6 +120,155 @@ class FilterUpdaterTest {
     UpdateResult unknown = FilterUpdater.update(f, ChangeSet.of(rows(List.of()), rows(strangers), rows(data)), "k");
     assertEquals(0, unknown.entriesRemoved());
     assertArrayEquals(f.toByteArray(), unknown.filter().toByteArray());
+  }
+
+  /**
+   * The paper's hazard, hit on purpose rather than by chance: a key S that was never in the dataset has the
+   * entry of a present key P (the fingerprint and bucket pair a lookup matches), so removing S would delete
+   * P's only copy. Deleting rows of S, alone or with one of P's two rows, must keep P.
+   */
+  @Test
+  void deletingAKeyThatWasNeverInsertedButHasAPresentKeysEntryKeepsThatKey(@TempDir Path dir) throws Exception {
+    List<long[]> before = new ArrayList<>();
+    for (long k = 0; k < 3000; k++) {
+      before.add(new long[] {k, 2 * k}); // every key on two rows
+      before.add(new long[] {k, 2 * k + 1});
+    }
+    FilterStore store = FilterStore.open(dir.resolve("filters").toUri().toString(), spark);
+    SparkCuckooFilter built = CuckooFilters.builder(rows(before)).keys("k").expectedItems(EXPECTED).fpp(FPP).build();
+    assertEquals(1, built.saveTo(store, "two rows per key").version());
+    CuckooFilter f = built.filter();
+    Map<Long, Long> owners = entryOwners(keysOf(before), f.parameters());
+    long[] found = keyWithTheEntryOfAnother(owners, f.parameters(), 1_000_000);
+    long stranger = found[0];
+    long present = found[1];
+    // The collision is real: the stranger looks present, and removing it from the filter deletes the present key.
+    assertTrue(f.mightContain(stranger));
+    assertEquals(1, f.count(present));
+    CuckooFilter naive = f.copy();
+    assertTrue(naive.remove(stranger));
+    assertFalse(naive.mightContain(present), "a naive remove of " + stranger + " loses " + present);
+
+    // Only the stranger's (phantom) rows deleted: nothing changes, its entry counts as kept.
+    List<long[]> strangerRows = List.of(new long[] {stranger, 10_000_000}, new long[] {stranger, 10_000_001});
+    UpdateResult unknown = FilterUpdater.update(f, ChangeSet.of(rows(List.of()), rows(strangerRows), rows(before)),
+        "k");
+    assertEquals(0, unknown.entriesRemoved(), unknown.summary());
+    assertEquals(1, unknown.deletedKeptKeys(), unknown.summary());
+    assertTrue(unknown.filter().mightContain(present));
+    assertArrayEquals(f.toByteArray(), unknown.filter().toByteArray());
+
+    // Published through the store: the stranger's rows, one of the present key's two rows, and both rows of a
+    // key whose entry is its own (so something is removed).
+    long gone = owners.entrySet().stream().filter(e -> e.getValue() >= 0 && e.getValue() != present)
+        .findFirst().orElseThrow().getValue();
+    List<long[]> deleted = new ArrayList<>(strangerRows);
+    List<long[]> after = new ArrayList<>();
+    for (long[] r : before) {
+      boolean drop = r[0] == gone || (r[0] == present && r[1] % 2 == 0);
+      (drop ? deleted : after).add(r);
+    }
+    FilterUpdater.Published published = FilterUpdater.update(store,
+        ChangeSet.of(rows(List.of()), rows(deleted), rows(after)), "a stranger's rows deleted");
+    UpdateResult result = published.result();
+    assertFalse(result.rebuilt(), result.summary());
+    assertEquals(0, result.entriesAdded(), result.summary());
+    assertEquals(1, result.entriesRemoved(), result.summary()); // the gone key's
+    assertEquals(1, result.deletedKeptKeys(), result.summary()); // one entry, the stranger's and the present key's
+    assertEquals(2, published.version().version());
+    StoredFilter latest = store.readLatest();
+    assertEquals(2, latest.version().version());
+    assertTrue(latest.filter().mightContain(present), "lost " + present);
+    assertEquals(1, latest.filter().count(present));
+    assertEquals(0, latest.filter().count(gone));
+    assertArrayEquals(fresh(rows(after)).toByteArray(), latest.filter().toByteArray());
+  }
+
+  /**
+   * Two present keys with the same entry: a Spark build stores it once, so {@code count} is 1 for both (a plain
+   * filter adding both keeps 2). When one loses its last row the entry stays for the other, in both forms of
+   * change; when the other loses its last row too, the entry goes.
+   */
+  @Test
+  void aKeyThatLosesItsLastRowKeepsTheEntryItSharesWithAnotherPresentKey() throws Exception {
+    List<long[]> base = keysFrom(0, 3000);
+    FilterParameters p = fresh(rows(base)).parameters();
+    long[] found = keyWithTheEntryOfAnother(entryOwners(keysOf(base), p), p, 1_000_000);
+    long twin = found[0]; // added to the dataset, on two rows
+    long single = found[1]; // on one row
+    List<long[]> before = new ArrayList<>(base);
+    before.add(new long[] {twin, 5_000_000});
+    before.add(new long[] {twin, 5_000_001});
+    CuckooFilter f = fresh(rows(before));
+    assertEquals(p, f.parameters());
+    assertEquals(1, f.count(single));
+    assertEquals(1, f.count(twin));
+    CuckooFilter plain = f.copy();
+    assertTrue(plain.add(single));
+    assertEquals(2, plain.count(twin), "count includes the other key's copies");
+    CuckooFilter naive = f.copy();
+    assertTrue(naive.remove(single));
+    assertFalse(naive.mightContain(twin), "a naive remove of " + single + " loses " + twin);
+
+    // The single key loses its only row, the twin one of its two.
+    List<long[]> deleted = List.of(new long[] {single, single}, new long[] {twin, 5_000_000});
+    List<long[]> after = new ArrayList<>(before);
+    after.removeIf(r -> r[1] == single || r[1] == 5_000_000);
+    assertEquals(before.size() - 2, after.size());
+    CuckooFilter expected = fresh(rows(after));
+    assertArrayEquals(f.toByteArray(), expected.toByteArray(), "the same entries");
+    for (UpdateResult r : List.of(FilterUpdater.update(f, ChangeSet.of(rows(List.of()), rows(deleted), rows(after)), "k"),
+        FilterUpdater.update(f, ChangeSet.between(rows(before), rows(after)), "k"))) {
+      assertFalse(r.rebuilt(), r.summary());
+      assertEquals(0, r.entriesRemoved(), r.summary());
+      assertEquals(1, r.deletedKeptKeys(), r.summary());
+      assertTrue(r.filter().mightContain(twin), "lost " + twin);
+      assertEquals(1, r.filter().count(twin));
+      assertArrayEquals(expected.toByteArray(), r.filter().toByteArray());
+    }
+
+    // The twin loses its last row: now no row produces the entry.
+    List<long[]> last = new ArrayList<>(after);
+    last.removeIf(r -> r[0] == twin);
+    UpdateResult r = FilterUpdater.update(expected, ChangeSet.of(rows(List.of()), rows(List.of(new long[] {twin,
+        5_000_001})), rows(last)), "k");
+    assertEquals(1, r.entriesRemoved(), r.summary());
+    assertEquals(0, r.deletedKeptKeys(), r.summary());
+    assertEquals(0, r.filter().count(twin));
+    assertEquals(0, r.filter().count(single));
+    assertArrayEquals(fresh(rows(last)).toByteArray(), r.filter().toByteArray());
+  }
+
+  static Set<Long> keysOf(List<long[]> rows) {
+    Set<Long> keys = new HashSet<>();
+    for (long[] r : rows) {
+      keys.add(r[0]);
+    }
+    return keys;
+  }
+
+  /** Each entry of non-negative {@code keys} and its key, or -1 for an entry several of them have. */
+  static Map<Long, Long> entryOwners(Set<Long> keys, FilterParameters p) {
+    Map<Long, Long> owners = new HashMap<>();
+    for (long k : keys) {
+      owners.merge(entry(k, p), k, (a, b) -> -1L);
+    }
+    return owners;
+  }
+
+  /**
+   * The first key from {@code from} up, not one of the owners' keys, whose entry is the entry of exactly one
+   * of them, and that key: {key, owner}.
+   */
+  static long[] keyWithTheEntryOfAnother(Map<Long, Long> owners, FilterParameters p, long from) {
+    for (long k = from; k < from + 100_000_000L; k++) {
+      Long owner = owners.get(entry(k, p));
+      if (owner != null && owner >= 0 && owner != k) {
+        assertFalse(owners.containsValue(k), "not a key of the owners: " + k);
+        return new long[] {k, owner};
+      }
+    }
+    throw new AssertionError("no key from " + from + " shares an entry with one of " + owners.size());
   }
 
   @Test
@@ -422,9 +577,14 @@ class FilterUpdaterTest {
   static Set<Long> entries(Set<Long> keys, FilterParameters p) {
     Set<Long> entries = new HashSet<>();
     for (long k : keys) {
-      entries.add(EntryCodes.ofHash(p, CuckooHash.hashLong(k, p.seed())));
+      entries.add(entry(k, p));
     }
     return entries;
+  }
+
+  /** The entry of long key {@code k}, as the connector hashes it. */
+  static long entry(long k, FilterParameters p) {
+    return EntryCodes.ofHash(p, CuckooHash.hashLong(k, p.seed()));
   }
 
   static CuckooFilter fresh(Dataset<Row> data, long expectedItems, double fpp) throws Exception {
