@@ -46,19 +46,6 @@ public final class Publishing {
     return newKeys ? store.publishWithNewKeys(filter, metadata) : store.publish(filter, metadata);
   }
 
-  /**
-   * Publishes {@code filter} as the version after {@code parentVersion}, which must still be the latest.
-   *
-   * @throws dev.cuckoofilter.spark.store.FilterConflictException if it no longer is
-   * @throws dev.cuckoofilter.spark.store.KeyColumnsChangedException if the key columns are not its
-   */
-  public static FilterVersion publish(FilterStore store, CuckooFilter filter, String keyColumnsJson, String source,
-      String createdBy, long parentVersion) throws IOException {
-    VersionMetadata metadata = VersionMetadata.of(filter, keyColumnsJson, source, parentVersion)
-        .withProperties(Map.of(CREATED_BY, createdBy));
-    return store.publish(filter, metadata);
-  }
-
   /** One line of statistics: entries, capacity and load, space, false-positive rate, size. */
   public static String statistics(CuckooFilter filter) {
     return String.format(Locale.ROOT, "%d entries, capacity %d (load %.3f), %.2f bits/entry, expected fpp %.3g, "

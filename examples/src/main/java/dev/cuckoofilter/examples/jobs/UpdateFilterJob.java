@@ -14,6 +14,7 @@ import dev.cuckoofilter.spark.update.UpdateResult;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -33,9 +34,10 @@ import picocli.CommandLine.ParameterException;
  * {@link dev.cuckoofilter.examples.common.ExitCodes#CONFLICT}; rerunning it applies the change again to
  * the new latest version.
  *
- * <p>The job reads a version, applies the change and publishes on that version itself (rather than
- * through {@code FilterUpdater.update(FilterStore, ...)}, which always starts from the latest version), so
- * that {@code --base-version} can name the version a change was computed against.
+ * <p>The job reads a version, applies the change and publishes on that version with
+ * {@link FilterUpdater#publish} (rather than {@code FilterUpdater.update(FilterStore, ...)}, which always
+ * starts from the latest version), so that {@code --base-version} can name the version a change was
+ * computed against. The new version records the false-positive rate of the base version's metadata.
  */
 @Command(name = "update-filter", sortOptions = false, usageHelpAutoWidth = true,
     description = "Updates a stored cuckoo filter for a change of its dataset and publishes the result as the next "
@@ -138,8 +140,10 @@ public final class UpdateFilterJob extends SparkJob {
     UpdateResult result = FilterUpdater.update(base, changeSet);
     out.println("version " + base.version().version() + ": " + result.summary());
     out.println("the new version: " + Publishing.statistics(result.filter()));
-    FilterVersion published = Publishing.publish(store, result.filter(), KeyColumns.json(keys),
-        source != null ? source : dataset.format + " change: " + described, spec.name(), base.version().version());
+    // Through the library, so the new version records the rate the base version's metadata records (as the
+    // rebuild used), not the filter's own.
+    FilterVersion published = FilterUpdater.publish(store, base, result,
+        source != null ? source : dataset.format + " change: " + described, Map.of(Publishing.CREATED_BY, spec.name()));
     out.println("published " + published + (result.rebuilt() ? ", rebuilt" : ", updated") + " from version "
         + base.version().version());
     return ExitCodes.OK;

@@ -9,6 +9,9 @@ import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.examples.ChildProcess.Result;
 import dev.cuckoofilter.examples.TestSpark;
 import dev.cuckoofilter.examples.common.ExitCodes;
+import dev.cuckoofilter.examples.common.Publishing;
+import dev.cuckoofilter.spark.CuckooFilters;
+import dev.cuckoofilter.spark.SparkCuckooFilter;
 import dev.cuckoofilter.spark.store.FilterMetadata;
 import dev.cuckoofilter.spark.store.FilterStore;
 import java.io.IOException;
@@ -25,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The jobs, in this JVM's Spark session, against a location whose state forbids the publish: an
  * update on a base version that is no longer the latest, and a build with other key columns than the
- * location's. Both are refused before any work, naming the location and the versions or columns.
+ * location's. Both are refused before any work, naming the location and the versions or columns. Also
+ * what an update publishes: the false-positive rate of its base version's metadata.
  */
 class PublishChecksTest {
   @TempDir
@@ -98,6 +102,34 @@ class PublishChecksTest {
     assertTrue(future.stderr().contains("--base-version 9: " + store.location() + " has no version 9 (its versions: 1, 2, 3)"),
         future.describe());
     assertTrue(future.stdout().isEmpty(), future.describe());
+  }
+
+  /**
+   * An update's new version records the false-positive rate its base version's metadata records, as
+   * {@code FilterUpdater.update(FilterStore, ...)} does, not the rate the filter itself was sized for.
+   */
+  @Test
+  void anUpdateRecordsTheRateOfItsBaseVersionsMetadata() throws IOException {
+    FilterStore store = FilterStore.open(location("rate"), spark);
+    SparkCuckooFilter built = CuckooFilters.builder(spark.read().parquet(customers)).keys("id").expectedItems(1000)
+        .fpp(0.01).build();
+    double recorded = 0.001;
+    FilterMetadata own = FilterMetadata.of(built.filter(), built.keyFields(), "customers", FilterMetadata.NO_PARENT);
+    assertEquals(0.01, own.fpp(), 0);
+    store.publish(built.filter(), new FilterMetadata(own.keyColumns(), recorded, own.itemCount(), own.capacity(),
+        own.source(), own.createdAt(), own.parentVersion(), own.formatVersion(), own.properties()));
+    String current = dir.resolve("customers-and-added").toString();
+    spark.read().parquet(customers).union(spark.read().parquet(added)).write().parquet(current);
+
+    Result update = inProcess(new UpdateFilterJob(), "--location", location("rate"), "--added", added, "--current",
+        current);
+    assertEquals(ExitCodes.OK, update.exitCode(), update.describe());
+    assertTrue(update.stdout().contains(", updated from version 1"), "not rebuilt: " + update.describe());
+    FilterMetadata latest = store.readLatest().metadata();
+    assertEquals(2, store.readLatest().version().version());
+    assertEquals(recorded, latest.fpp(), 0);
+    assertEquals(0.01, store.readLatest().filter().parameters().targetFpp(), 0);
+    assertEquals("update-filter", latest.properties().get(Publishing.CREATED_BY));
   }
 
   @Test

@@ -162,11 +162,25 @@ public final class FilterUpdater {
       java.util.Map<String, String> properties) throws IOException {
     StoredFilter latest = store.readLatest();
     UpdateResult result = update(latest, change);
-    // The new version records the location's false-positive rate again (the filter itself may not carry it).
-    FilterMetadata metadata = new FilterMetadata(latest.metadata().keyColumns(), configuredFpp(latest),
-        result.filter().size(), result.filter().capacity(), source, Instant.now(), latest.version().version(),
+    return new Published(result, publish(store, latest, result, source, properties));
+  }
+
+  /**
+   * Publishes {@code result}, an update of {@code base} ({@link #update(StoredFilter, ChangeSet)}), as the
+   * version after {@code base}, which must still be the latest. The new version records the key columns and
+   * the false-positive rate of {@code base}'s metadata, as {@link #update(FilterStore, ChangeSet, String)}
+   * does; for callers that choose the base version, or report on the update before publishing it.
+   *
+   * @throws dev.cuckoofilter.spark.store.FilterConflictException if another version was published after
+   *     {@code base}
+   */
+  public static FilterVersion publish(FilterStore store, StoredFilter base, UpdateResult result, String source,
+      java.util.Map<String, String> properties) throws IOException {
+    // The location's false-positive rate again, not the filter's own (it may carry none, or another).
+    FilterMetadata metadata = new FilterMetadata(base.metadata().keyColumns(), configuredFpp(base),
+        result.filter().size(), result.filter().capacity(), source, Instant.now(), base.version().version(),
         FilterFormat.VERSION, properties);
-    return new Published(result, store.publish(result.filter(), metadata));
+    return store.publish(result.filter(), metadata);
   }
 
   /**

@@ -217,8 +217,10 @@ class FilterUpdaterTest {
     assertEquals(before.size() - 2, after.size());
     CuckooFilter expected = fresh(rows(after));
     assertArrayEquals(f.toByteArray(), expected.toByteArray(), "the same entries");
-    for (UpdateResult r : List.of(FilterUpdater.update(f, ChangeSet.of(rows(List.of()), rows(deleted), rows(after)), "k"),
-        FilterUpdater.update(f, ChangeSet.between(rows(before), rows(after)), "k"))) {
+    List<UpdateResult> results = List.of(
+        FilterUpdater.update(f, ChangeSet.of(rows(List.of()), rows(deleted), rows(after)), "k"),
+        FilterUpdater.update(f, ChangeSet.between(rows(before), rows(after)), "k"));
+    for (UpdateResult r : results) {
       assertFalse(r.rebuilt(), r.summary());
       assertEquals(0, r.entriesRemoved(), r.summary());
       assertEquals(1, r.deletedKeptKeys(), r.summary());
@@ -332,7 +334,7 @@ class FilterUpdaterTest {
   /**
    * A stored filter is kept at the false-positive rate its location's metadata records, even when the
    * filter's own parameters record none: an update that overfills it rebuilds it at that rate, and every new
-   * version records that rate again.
+   * version records that rate again, whether published by {@code update} or {@code publish}.
    */
   @Test
   void storedFiltersAreRebuiltAtTheRateTheirMetadataRecords(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
@@ -356,16 +358,32 @@ class FilterUpdaterTest {
     assertFalse(small.result().rebuilt(), small.result().summary());
     assertEquals(recorded, store.readLatest().metadata().fpp(), 0);
 
+    // An update of a version read, reported on, then published on it (as the update job does): the same rate,
+    // not the one metadata of the filter itself would record.
+    StoredFilter base = store.readLatest();
+    UpdateResult five = FilterUpdater.update(base, ChangeSet.of(rows(keysFrom(110, 115)), rows(List.of()),
+        rows(keysFrom(0, 115))));
+    assertFalse(five.rebuilt(), five.summary());
+    double filtersOwn = dev.cuckoofilter.spark.store.FilterMetadata.of(five.filter(), keys, "", 2).fpp();
+    assertTrue(Math.abs(filtersOwn - recorded) > recorded / 10, "the filter's own rate " + filtersOwn);
+    assertEquals(3, FilterUpdater.publish(store, base, five, "five more", Map.of("createdBy", "a job")).version());
+    assertEquals(recorded, store.readLatest().metadata().fpp(), 0);
+    assertEquals(2, store.readLatest().metadata().parentVersion());
+    assertEquals(Map.of("createdBy", "a job"), store.readLatest().metadata().properties());
+    org.junit.jupiter.api.Assertions.assertThrows(dev.cuckoofilter.spark.store.FilterConflictException.class,
+        () -> FilterUpdater.publish(store, base, five, "on a stale base", Map.of()));
+    after = keysFrom(0, 115);
+
     // An update past the capacity: rebuilt at the recorded rate (not the table's, not 0.01).
     List<long[]> many = keysFrom(0, 20_000);
     UpdateResult unpublished = FilterUpdater.update(store.readLatest(), ChangeSet.between(rows(after), rows(many)));
     assertTrue(unpublished.rebuilt(), unpublished.summary());
     assertEquals(recorded, unpublished.filter().parameters().targetFpp(), 0);
-    assertEquals(2, store.readLatest().version().version(), "update(StoredFilter, ...) publishes nothing");
+    assertEquals(3, store.readLatest().version().version(), "update(StoredFilter, ...) publishes nothing");
     FilterUpdater.Published big = FilterUpdater.update(store, ChangeSet.between(rows(after), rows(many)), "many more");
     assertTrue(big.result().rebuilt(), big.result().summary());
-    dev.cuckoofilter.spark.store.StoredFilter latest = store.readLatest();
-    assertEquals(3, latest.version().version());
+    StoredFilter latest = store.readLatest();
+    assertEquals(4, latest.version().version());
     assertEquals(recorded, latest.metadata().fpp(), 0);
     assertEquals(recorded, latest.filter().parameters().targetFpp(), 0);
     assertArrayEquals(unpublished.filter().toByteArray(), latest.filter().toByteArray());
