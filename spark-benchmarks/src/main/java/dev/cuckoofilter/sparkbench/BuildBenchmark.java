@@ -35,7 +35,9 @@ public final class BuildBenchmark {
 
   public static void main(String[] args) {
     Map<String, String> opts = Args.parse(args, Map.of("--keys", "100000000", "--partitions", "64",
-        "--compare-keys", "10000000", "--fpp", "0.01"), "BuildBenchmark: the distributed build at scale");
+        "--compare-keys", "10000000", "--fpp", "0.01", "--sizing", "given"),
+        "BuildBenchmark: the distributed build at scale; --sizing given (expectedItems = --keys), approximate (the "
+            + "builder's default: an approximate distinct count first) or exact (the distinct count in the same job)");
     long keys = Long.parseLong(opts.get("--keys"));
     int partitions = Integer.parseInt(opts.get("--partitions"));
     double fpp = Double.parseDouble(opts.get("--fpp"));
@@ -49,12 +51,20 @@ public final class BuildBenchmark {
     resetPeakHeap();
     meter.reset();
     long start = System.nanoTime();
-    SparkCuckooFilter filter = CuckooFilters.builder(data).keys("k").expectedItems(keys).fpp(fpp).build();
+    CuckooFilters.Builder builder = CuckooFilters.builder(data).keys("k").fpp(fpp);
+    String sizing = opts.get("--sizing");
+    switch (sizing) {
+      case "given" -> builder.expectedItems(keys);
+      case "approximate" -> { } // the default
+      case "exact" -> builder.exactCount(true);
+      default -> throw new IllegalArgumentException("--sizing must be given, approximate or exact, got " + sizing);
+    }
+    SparkCuckooFilter filter = builder.build();
     double seconds = (System.nanoTime() - start) / 1e9;
     long[] shuffle = meter.read();
-    System.out.printf(Locale.ROOT, "build of %,d distinct keys in %d partitions: %.1f s (%.2f M keys/s), shuffle %,d bytes "
+    System.out.printf(Locale.ROOT, "build of %,d distinct keys in %d partitions, sizing %s: %.1f s (%.2f M keys/s), shuffle %,d bytes "
             + "(%.2f bytes/key), peak heap %,d MB, filter %,d bytes (%.2f bits/key)%n",
-        keys, partitions, seconds, keys / seconds / 1e6, shuffle[0], (double) shuffle[0] / keys, peakHeap() >> 20,
+        keys, partitions, sizing, seconds, keys / seconds / 1e6, shuffle[0], (double) shuffle[0] / keys, peakHeap() >> 20,
         filter.filter().serializedSize(), filter.filter().bitsPerItem());
 
     long compare = Long.parseLong(opts.get("--compare-keys"));

@@ -496,4 +496,35 @@ class RuntimeFilterRuleTest {
       spark.conf().unset(RuntimeFilterConf.MAP_SIDE_BUILD_MAX_BYTES);
     }
   }
+
+  /**
+   * The filter is sized from the build side's exact distinct keys, with no cap: 5M keys (Spark's runtime bloom
+   * filter stops at 4M items) get a filter of 5M items at the configured rate, and the join keeps every match.
+   */
+  @Test
+  void theFilterIsSizedFromTheBuildSideWithNoCap() throws Exception {
+    shuffledJoinsOverSmallTables();
+    spark.conf().set(RuntimeFilterConf.FPP, "0.002");
+    try {
+      String sql = "SELECT /*+ CUCKOO_FILTER(f) */ f.k, f.v FROM (SELECT id * 61 AS k, id AS v FROM range(0, 200000)) f "
+          + "JOIN (SELECT id * 2 AS k FROM range(0, 5000000)) d ON f.k = d.k";
+      Dataset<Row> df = spark.sql(sql);
+      List<Row> joined = df.collectAsList();
+      assertEquals(81968, joined.size(), "f.k = 61 * id is even and below 10M for every even id below 163,935");
+      dev.cuckoofilter.core.CuckooFilter filter = dev.cuckoofilter.core.CuckooFilter.fromByteArray(
+          ExecutedPlans.of(df.queryExecution().executedPlan()).onlySubqueryResult());
+      // Its entries: one per key, except where two keys' (bucket, fingerprint) coincide and share one.
+      assertTrue(filter.size() > 4_990_000 && filter.size() <= 5_000_000, () -> "entries " + filter.size());
+      assertTrue(filter.capacity() >= 5_000_000 && filter.capacity() < 5_500_000, () -> "capacity " + filter.capacity());
+      assertTrue(filter.expectedFpp() <= 0.002, () -> "expected fpp " + filter.expectedFpp());
+      List<PruneMetrics> counts = CuckooFilters.pruneMetrics(df);
+      assertEquals(1, counts.size(), counts::toString);
+      assertEquals(200_000, counts.get(0).rowsIn());
+      // Every match, and false positives near the filter's rate among the 118,032 others (5 sigma: 0.2% is 236).
+      long falsePositives = counts.get(0).rowsOut() - joined.size();
+      assertTrue(falsePositives >= 0 && falsePositives < 236 + 5 * Math.sqrt(236), () -> counts + ", " + joined.size());
+    } finally {
+      spark.conf().unset(RuntimeFilterConf.FPP);
+    }
+  }
 }
