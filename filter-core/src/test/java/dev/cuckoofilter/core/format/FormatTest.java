@@ -267,17 +267,13 @@ class FormatTest {
     });
     String sized = rejection(hostile);
     assertTrue(sized.contains("truncated"), sized);
-    long before = allocated();
+    AllocationCounter.assertMeasurable();
+    long before = AllocationCounter.allocated();
     FilterFormatException e = assertThrows(FilterFormatException.class,
         () -> CuckooFilter.readFrom(new ByteArrayInputStream(hostile)));
-    long bytes = allocated() - before;
+    long bytes = AllocationCounter.allocated() - before;
     assertTrue(e.getMessage().contains("truncated"), e.getMessage());
     assertTrue(bytes < 1 << 20, "allocated " + bytes + " bytes for a " + hostile.length + "-byte input");
-  }
-
-  static long allocated() {
-    return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
-        .getThreadAllocatedBytes(Thread.currentThread().getId());
   }
 
   @Test

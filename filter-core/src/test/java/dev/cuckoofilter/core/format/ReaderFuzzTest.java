@@ -36,6 +36,7 @@ class ReaderFuzzTest {
   @Test
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
   void mutatedInputsNeverCrashHangOrOverAllocate() {
+    AllocationCounter.assertMeasurable();
     List<byte[]> seeds = FormatTest.variants().stream().map(CuckooFilter::toByteArray).toList();
     SplittableRandom r = new SplittableRandom(20141202);
     // Warm up: class loading, one-time initialization and interpreted code allocate; only steady-state
@@ -75,7 +76,7 @@ class ReaderFuzzTest {
   /** Returns true if the input was accepted; fails the test on any undocumented behaviour. */
   private static boolean read(byte[] input, int iteration, boolean knownLength, boolean measured) {
     Object outcome;
-    long before = FormatTest.allocated();
+    long before = AllocationCounter.allocated();
     try {
       outcome = knownLength
           ? CuckooFilter.fromByteArray(input)
@@ -84,7 +85,7 @@ class ReaderFuzzTest {
       outcome = t;
     }
     // Only the reader is measured, not the checks below (which copy and re-serialize the input).
-    long allocated = FormatTest.allocated() - before;
+    long allocated = AllocationCounter.allocated() - before;
     if (outcome instanceof FilterFormatException expected) {
       assertTrue(expected.getMessage() != null && !expected.getMessage().isBlank());
     } else if (outcome instanceof Throwable t) {
