@@ -423,6 +423,11 @@ public final class CuckooFilter implements Serializable {
     return worthIt ? Addressing.offsets(f, p.bucketCount()) : null;
   }
 
+  /** True if this filter looks alternate offsets up in {@link #offsetTable} (tests check which path ran). */
+  boolean usesOffsetTable() {
+    return alternateOffsets != null;
+  }
+
   /** {@link Addressing#alternate}, with the offset looked up when the filter keeps a table of them. */
   private long alternate(long bucket, long fp) {
     int[] offsets = alternateOffsets;
