@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -97,6 +99,61 @@ class MergeTest {
     FilterFullException pre = assertThrows(FilterFullException.class, () -> target.mergeInPlace(huge));
     assertTrue(pre.getMessage().contains("exceed"), pre.getMessage());
     assertArrayEquals(before, target.toByteArray());
+  }
+
+  /**
+   * As above with fingerprints already in the target's stash, which must survive the refused merge. The
+   * merge's inserts kick entries around and fail only once the stash is full, so the target's free stash
+   * slots were taken before the failure and the restore has a table and a stash to put back.
+   */
+  @ParameterizedTest(name = "semiSorted={0}")
+  @CsvSource({"false", "true"})
+  void anOverflowingMergeRestoresATargetWithAStash(boolean semiSorted) {
+    CuckooFilter.Builder builder = CuckooFilter.builder().semiSorted(semiSorted).fingerprintBits(10).bucketCount(64)
+        .maxKicks(5).stashCapacity(4).seed(13);
+    CuckooFilter target = builder.build();
+    FilterModel model = new FilterModel(target);
+    SplittableRandom r = new SplittableRandom(17);
+    List<Long> added = new ArrayList<>();
+    // Short kick chains send fingerprints to the stash before the table is full.
+    while (target.stashSize() < 2) {
+      long item = r.nextLong();
+      if (model.add(item)) {
+        added.add(item);
+      }
+    }
+    // Exactly the free entries and stash slots: more than fits, but not refused by the size pre-check.
+    CuckooFilter other = builder.build();
+    while (other.size() < target.capacity() + 4 - target.size()) {
+      other.add(r.nextLong());
+    }
+    byte[] before = target.toByteArray();
+    byte[] otherBefore = other.toByteArray();
+    FilterFullException e = assertThrows(FilterFullException.class, () -> target.mergeInPlace(other));
+    assertTrue(e.getMessage().contains("could not place"), e.getMessage());
+    assertArrayEquals(before, target.toByteArray(), "the target, stash included, is byte-for-byte unchanged");
+    assertArrayEquals(otherBefore, other.toByteArray(), "the source is not touched");
+    assertEquals(2, target.stashSize());
+    model.checkAll();
+    // The restored filter keeps working: deletes (which refill entries from the stash), a merge, adds.
+    for (int i = 0; i < added.size(); i += 3) {
+      assertTrue(model.remove(added.get(i)));
+    }
+    model.checkAll();
+    CuckooFilter few = builder.build();
+    for (int i = 0; i < 10; i++) {
+      long item = r.nextLong();
+      assertTrue(few.add(item));
+      model.recordAdded(item);
+    }
+    target.mergeInPlace(few);
+    model.checkAll();
+    int reinserted = 0;
+    for (int i = 0; i < added.size() / 4; i++) {
+      reinserted += model.add(r.nextLong()) ? 1 : 0;
+    }
+    assertTrue(reinserted > 0, "inserts succeed after the refused merge");
+    model.checkAll();
   }
 
   @Test
