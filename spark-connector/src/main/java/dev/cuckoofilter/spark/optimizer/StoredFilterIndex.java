@@ -4,6 +4,7 @@ import static dev.cuckoofilter.spark.util.ScalaCollections.list;
 
 import dev.cuckoofilter.spark.CuckooFilters;
 import dev.cuckoofilter.spark.SparkCuckooFilter;
+import dev.cuckoofilter.spark.prune.JoinPruning;
 import dev.cuckoofilter.spark.store.FilterMetadata;
 import dev.cuckoofilter.spark.store.FilterStore;
 import dev.cuckoofilter.spark.store.FilterVersion;
@@ -146,7 +147,7 @@ public final class StoredFilterIndex {
 
   /** Why a stored filter of {@code keyColumns} cannot index {@code plan}, or null if it can. */
   static String notIndexable(LogicalPlan plan, List<String> keyColumns) {
-    if (!dev.cuckoofilter.spark.prune.JoinPruning.repeatable(plan)) {
+    if (!JoinPruning.repeatable(plan)) {
       return "it is not repeatable (a limit, sample, non-deterministic expression such as rand(), or an "
           + "order-dependent window or aggregate), so a later read may return rows whose keys the filter does not hold";
     }
