@@ -23,10 +23,10 @@ import scala.Option;
 /**
  * Whether a join shuffles the side a runtime filter would prune, as far as the logical plan tells: pruning
  * pays by shrinking a shuffle, so where there is none the rule leaves the side alone. A join shuffles
- * nothing when it will be a broadcast join (a {@code BROADCAST} hint, or a side under the broadcast
- * threshold, the test Spark's own runtime filter makes), and does not shuffle a side that is a bucketed
- * table scan whose bucket columns are exactly the side's join keys (Spark reads its buckets as the join's
- * partitions and shuffles at most the other side to match).
+ * nothing when it will be a broadcast join: a {@code BROADCAST} hint, or a side under the broadcast
+ * threshold (the test Spark's own runtime filter makes), on a side the join type can build from. It does
+ * not shuffle a side that is a bucketed table scan whose bucket columns are exactly the side's join keys
+ * (Spark reads its buckets as the join's partitions and shuffles at most the other side to match).
  */
 final class JoinShuffles {
   private JoinShuffles() {}
@@ -35,9 +35,13 @@ final class JoinShuffles {
     SQLConf sql = SQLConf.get();
     JoinHint hint = join.hint();
     InjectRuntimeFilter$ spark = InjectRuntimeFilter$.MODULE$;
-    boolean broadcast = spark.hintToBroadcastLeft(hint) || spark.hintToBroadcastRight(hint)
-        || spark.canBroadcastBySize(join.left(), sql) || spark.canBroadcastBySize(join.right(), sql);
-    return !broadcast && !bucketedOn(side, sideKeys, sql);
+    // A side is broadcast only where the join type lets the join build from it: a left outer join cannot
+    // build its preserved left side, however small, and shuffles both sides unless the right one is small.
+    boolean broadcastLeft = spark.canBuildBroadcastLeft(join.joinType())
+        && (spark.hintToBroadcastLeft(hint) || spark.canBroadcastBySize(join.left(), sql));
+    boolean broadcastRight = spark.canBuildBroadcastRight(join.joinType())
+        && (spark.hintToBroadcastRight(hint) || spark.canBroadcastBySize(join.right(), sql));
+    return !broadcastLeft && !broadcastRight && !bucketedOn(side, sideKeys, sql);
   }
 
   /** Whether {@code side} scans a bucketed table whose bucket columns are exactly {@code keys}. */

@@ -327,6 +327,36 @@ class RuntimeFilterRuleTest {
     }
   }
 
+  /**
+   * A side under the broadcast threshold is broadcast only where the join type can build from it: an outer
+   * join cannot build from its preserved side, however small, so it shuffles the big side, which is pruned.
+   */
+  @Test
+  void prunesTheBigSideOfAnOuterJoinWhoseSmallSideIsPreserved() {
+    spark.conf().set(RuntimeFilterConf.APPLICATION_SIDE_THRESHOLD, "1KB");
+    String small = "(SELECT * FROM dim WHERE segment < 2)";
+    long smallBytes = estimatedBytes("SELECT * FROM " + small + " d");
+    long factBytes = estimatedBytes("SELECT * FROM fact");
+    assertTrue(smallBytes < factBytes / 2, smallBytes + " vs " + factBytes);
+    spark.conf().set("spark.sql.autoBroadcastJoinThreshold", String.valueOf((smallBytes + factBytes) / 2));
+
+    String inner = "SELECT f.k, f.v, d.name FROM fact f JOIN " + small + " d ON f.k = d.k";
+    assertFalse(compareWithRuleOnAndOff(inner), "the inner join broadcasts the small side and shuffles nothing");
+    for (String sql : List.of(
+        "SELECT f.k, f.v, d.name FROM " + small + " d LEFT OUTER JOIN fact f ON f.k = d.k",
+        "SELECT f.k, f.v, d.name FROM fact f RIGHT OUTER JOIN " + small + " d ON f.k = d.k")) {
+      spark.conf().set(RuntimeFilterConf.ENABLED, "false");
+      String plan = spark.sql(sql).queryExecution().executedPlan().toString();
+      assertTrue(plan.contains("SortMergeJoin"), "the preserved small side cannot be broadcast: " + plan);
+      assertTrue(compareWithRuleOnAndOff(sql), sql);
+      assertTrue(prunesFact(spark.sql(sql)), sql);
+    }
+  }
+
+  static long estimatedBytes(String sql) {
+    return spark.sql(sql).queryExecution().optimizedPlan().stats().sizeInBytes().longValue();
+  }
+
   @Test
   void configSwitchesForceAndForbid() {
     spark.conf().set(RuntimeFilterConf.FORCE, "true"); // despite broadcastable sizes and no predicate
