@@ -1,6 +1,8 @@
 package dev.cuckoofilter.core;
 
 import java.util.Arrays;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * Builds a filter whose bytes depend only on its parameters and the set (or multiset) of entries it
@@ -101,6 +103,73 @@ public final class CanonicalBuilder {
     }
     pending = hashes;
     pendingSize = n;
+  }
+
+  /**
+   * Adds the items whose hashes {@code source} replays, in any order, holding about {@code codesPerPass}
+   * entry codes at a time (8 bytes each, and as many again while they are sorted) instead of all of them
+   * as {@link #addHashes} does: the hashes are replayed once per range of canonical buckets, {@code
+   * ceil(count / codesPerPass)} times, and each range's codes are sorted and inserted before the next. The
+   * filter is the same as with {@link #addHashes}. Must be the only call that adds items.
+   *
+   * @param source calls its argument with every hash, the same hashes on every call
+   * @param count how many hashes {@code source} gives, or more: sets the number of ranges
+   * @throws FilterFullException if the filter cannot hold the entries
+   */
+  public void addHashesInPasses(Consumer<LongConsumer> source, long count, int codesPerPass) {
+    checkNotBuilt();
+    if (any || pendingSize > 0) {
+      throw new IllegalStateException("addHashesInPasses must be the only call that adds items");
+    }
+    if (count < 0 || codesPerPass <= 0) {
+      throw new IllegalArgumentException("count " + count + " and codesPerPass " + codesPerPass
+          + " must be non-negative and positive");
+    }
+    long buckets = parameters.bucketCount();
+    long passes = Math.max(1, Math.min(buckets, (count + codesPerPass - 1) / codesPerPass));
+    int expectedPerPass = (int) Math.min(Integer.MAX_VALUE - 8, count / passes + count / passes / 16 + 16);
+    RangeCodes range = new RangeCodes(expectedPerPass);
+    for (long pass = 1; pass <= passes; pass++) {
+      // Ranges of canonical buckets with about count / passes entries each: a canonical bucket is the
+      // smaller of two about uniform ones, below x with probability 1 - (1 - x/m)^2, so the k-th range
+      // ends at m (1 - sqrt(1 - k / passes)) (the last at m).
+      range.from = range.to;
+      range.to = pass == passes ? buckets
+          : Math.min(buckets, (long) (buckets * (1 - Math.sqrt(1 - (double) pass / passes))));
+      range.size = 0;
+      source.accept(range);
+      UnsignedLongs.sort(range.codes, 0, range.size);
+      for (int i = 0; i < range.size; i++) {
+        addCode(range.codes[i]);
+      }
+    }
+  }
+
+  /** Collects the codes whose canonical bucket is in {@code [from, to)}. */
+  private final class RangeCodes implements LongConsumer {
+    long[] codes;
+    int size;
+    long from;
+    long to;
+
+    RangeCodes(int capacity) {
+      codes = new long[capacity];
+    }
+
+    @Override
+    public void accept(long hash) {
+      long code = EntryCodes.ofHash(parameters, hash);
+      long bucket = EntryCodes.bucket(code, fingerprintBits);
+      if (bucket >= from && bucket < to) {
+        if (size == codes.length) {
+          if (size >= Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("more than " + size + " entries in one range of buckets");
+          }
+          codes = Arrays.copyOf(codes, (int) Math.min(Integer.MAX_VALUE - 8, size + (size >> 1) + 16L));
+        }
+        codes[size++] = code;
+      }
+    }
   }
 
   /** The finished filter. The builder must not be used afterwards. */

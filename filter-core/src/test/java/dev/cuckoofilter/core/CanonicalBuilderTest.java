@@ -46,8 +46,21 @@ class CanonicalBuilderTest {
 
     long[] hashes = Arrays.stream(items).map(x -> CuckooHash.hashLong(x, 5)).toArray();
     CanonicalBuilder byHashArray = new CanonicalBuilder(p, false);
-    byHashArray.addHashes(hashes, hashes.length);
+    byHashArray.addHashes(hashes.clone(), hashes.length); // it takes the array over
     assertArrayEquals(canonical, byHashArray.build().toByteArray());
+
+    for (int codesPerPass : new int[] {1, 997, 5_000, 20_000, Integer.MAX_VALUE}) {
+      CanonicalBuilder inPasses = new CanonicalBuilder(p, false);
+      int[] replays = {0};
+      inPasses.addHashesInPasses(consumer -> {
+        replays[0]++;
+        for (long h : hashes) {
+          consumer.accept(h);
+        }
+      }, hashes.length, codesPerPass);
+      assertArrayEquals(canonical, inPasses.build().toByteArray(), "codesPerPass " + codesPerPass);
+      assertEquals(Math.min(p.bucketCount(), ((long) hashes.length + codesPerPass - 1) / codesPerPass), replays[0]);
+    }
 
     long[] codes = Arrays.stream(items).map(x -> EntryCodes.ofHash(p, CuckooHash.hashLong(x, 5)) ^ Long.MIN_VALUE)
         .sorted().map(x -> x ^ Long.MIN_VALUE).toArray();
@@ -73,6 +86,28 @@ class CanonicalBuilderTest {
     builder.addCode(code);
     CuckooFilter f = builder.build();
     assertEquals(distinct ? 1 : 2, f.count(7));
+  }
+
+  @Test
+  void passesOverRepeatedHashesKeepEachEntryOnceInADistinctBuild() {
+    FilterParameters p = CuckooFilter.builder().expectedItems(3_000).fpp(0.01).build().parameters();
+    long[] hashes = new long[3_000];
+    for (int i = 0; i < hashes.length; i++) {
+      hashes[i] = CuckooHash.hashLong(i % 1_000, p.seed()); // every key three times
+    }
+    CanonicalBuilder once = new CanonicalBuilder(p, true);
+    for (int i = 0; i < 1_000; i++) {
+      once.addHash(CuckooHash.hashLong(i, p.seed()));
+    }
+    CanonicalBuilder inPasses = new CanonicalBuilder(p, true);
+    inPasses.addHashesInPasses(consumer -> Arrays.stream(hashes).forEach(consumer), hashes.length, 100);
+    CuckooFilter built = inPasses.build();
+    assertArrayEquals(once.build().toByteArray(), built.toByteArray());
+    assertEquals(1, built.count(999));
+    // An empty source gives the empty filter.
+    CanonicalBuilder empty = new CanonicalBuilder(p, true);
+    empty.addHashesInPasses(consumer -> { }, 0, 100);
+    assertArrayEquals(CuckooFilter.emptyWith(p).toByteArray(), empty.build().toByteArray());
   }
 
   @ParameterizedTest(name = "case {0}")

@@ -396,8 +396,9 @@ public final class CuckooFilters {
 
     /**
      * Size from the exact distinct count in the same job instead of an approximate count first: one
-     * job instead of two, but the final task holds 16 bytes per distinct key while it builds (their
-     * hashes and the space to sort them, as {@code cuckoo_filter} without {@code expectedItems}).
+     * scan instead of two and no headroom in the table, but the partial results carry 64-bit key hashes
+     * (about 7 bytes per distinct key, against 2-3 for entries of a filter sized up front) and the final
+     * task decodes them once per 8M keys, as {@code cuckoo_filter} without {@code expectedItems} does.
      */
     public Builder exactCount(boolean exactCount) {
       this.exactCount = exactCount;

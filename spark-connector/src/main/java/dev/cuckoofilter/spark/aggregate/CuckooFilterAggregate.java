@@ -34,9 +34,9 @@ import scala.collection.Seq;
  * therefore depend only on the set of keys and the parameters, never on partitioning, order or retries.
  *
  * <p>With {@code expectedItems} the entries are entry codes of a filter sized for that many keys. Without
- * it they are 64-bit key hashes; the final step counts the distinct keys exactly and sizes the filter
- * for them (the final task then holds 16 bytes per key while it builds: the keys' entries and the space to
- * sort them).
+ * it they are 64-bit key hashes; the final step counts the distinct keys exactly, sizes the filter for
+ * them, and inserts their entries one range of buckets at a time, so that it holds the partial results
+ * (6.7 bytes a key at 100M keys), the table, and at most {@link #CODES_PER_PASS} entries being sorted.
  */
 public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntrySetBuffer>
     implements java.io.Serializable {
@@ -44,6 +44,11 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
   public static final String NAME = "cuckoo_filter";
   /** False-positive rate used when none is given. */
   public static final double DEFAULT_FPP = 0.01;
+  /**
+   * Entry codes a build sized from the data sorts at a time (128 MB, and as much to sort them): above
+   * this many keys it replays their hashes once per range of buckets instead of holding 16 bytes a key.
+   */
+  static final int CODES_PER_PASS = 1 << 23;
 
   private final Seq<Expression> keys;
   private final long expectedItems;
@@ -251,12 +256,7 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
   CuckooFilter build(EntrySetBuffer buffer) {
     FilterParameters p = parameters();
     if (p == null) {
-      // Key hashes: their distinct count sizes the filter, then they become entry codes in place.
-      long[] hashes = buffer.toArray();
-      CanonicalBuilder builder = new CanonicalBuilder(
-          CuckooFilter.builder().expectedItems(Math.max(1, hashes.length)).fpp(fpp).parameters(), true);
-      builder.addHashes(hashes, hashes.length);
-      return builder.build();
+      return sizedFromData(buffer, fpp, CODES_PER_PASS);
     }
     // Entry codes, already sorted: streamed from the runs, merged on the fly, into the table.
     CanonicalBuilder builder = new CanonicalBuilder(p, true);
@@ -268,6 +268,19 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
           + "many for the " + expectedItems + " expectedItems the filter was sized for; raise expectedItems or omit it",
           e);
     }
+    return builder.build();
+  }
+
+  /**
+   * The filter of a buffer of key hashes, sized for their distinct count. The runs are then decoded once
+   * per range of buckets, and each range's codes sorted and inserted, so that besides the runs the task
+   * holds the table and at most {@code codesPerPass} codes (a key in several runs counts once per run).
+   */
+  static CuckooFilter sizedFromData(EntrySetBuffer buffer, double fpp, int codesPerPass) {
+    long n = buffer.count();
+    CanonicalBuilder builder = new CanonicalBuilder(
+        CuckooFilter.builder().expectedItems(Math.max(1, n)).fpp(fpp).parameters(), true);
+    builder.addHashesInPasses(buffer::forEachHeld, buffer.heldCount(), codesPerPass);
     return builder.build();
   }
 

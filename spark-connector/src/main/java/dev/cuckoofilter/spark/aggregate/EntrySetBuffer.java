@@ -220,9 +220,40 @@ public final class EntrySetBuffer implements java.io.Serializable {
     return b;
   }
 
-  /** Number of distinct entries. */
+  /** Number of distinct entries: a merge of the runs that only counts, holding no merged copy. */
   public long count() {
-    return compact().count;
+    flushPending();
+    if (runs.size() == 1) {
+      return runs.get(0).count;
+    }
+    long[] n = {0};
+    mergeRuns(runs, v -> n[0]++);
+    return n[0];
+  }
+
+  /** Number of entries held, an entry held in several runs counted in each: what {@link #forEachHeld} gives. */
+  public long heldCount() {
+    flushPending();
+    long total = 0;
+    for (SortedRun run : runs) {
+      total += run.count;
+    }
+    return total;
+  }
+
+  /**
+   * Calls {@code consumer} with the entries run after run, an entry held in several runs once for each: a
+   * sequential decoding, for a consumer that needs neither order nor distinct values: far cheaper than the
+   * k-way merge of {@link #forEachEntry} over the tens of runs a final step holds (docs/BENCHMARKS.md).
+   */
+  public void forEachHeld(java.util.function.LongConsumer consumer) {
+    flushPending();
+    for (SortedRun run : runs) {
+      SortedRun.Cursor c = run.cursor();
+      while (c.hasNext()) {
+        consumer.accept(c.nextLong());
+      }
+    }
   }
 
   /**
@@ -240,26 +271,6 @@ public final class EntrySetBuffer implements java.io.Serializable {
     } else {
       mergeRuns(runs, consumer);
     }
-  }
-
-  /**
-   * The distinct entries in ascending unsigned order as an array, 8 bytes each: for a consumer that
-   * needs them all at once. The buffer is empty afterwards.
-   */
-  public long[] toArray() {
-    flushPending();
-    long total = 0;
-    for (SortedRun run : runs) {
-      total += run.count;
-    }
-    if (total > Integer.MAX_VALUE - 8) {
-      throw new IllegalStateException(total + " entries do not fit in one array");
-    }
-    long[] out = new long[(int) total];
-    int[] n = {0};
-    mergeRuns(runs, v -> out[n[0]++] = v);
-    runs.clear();
-    return n[0] == out.length ? out : java.util.Arrays.copyOf(out, n[0]);
   }
 
   private static SortedRun mergeRuns(List<SortedRun> runs) {

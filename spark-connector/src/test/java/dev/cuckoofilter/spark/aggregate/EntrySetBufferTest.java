@@ -40,7 +40,14 @@ class EntrySetBufferTest {
       all.merge(part);
     }
     long[] want = expected.stream().mapToLong(Long::longValue).toArray();
-    // Merged on the fly from the runs as they are, then from the compact run that count() leaves.
+    // Merged on the fly from the runs as they are (twice, counted between), then from one compact run.
+    // Run after run, repeats across runs included: the same set, as many values as heldCount says.
+    List<Long> held = new ArrayList<>();
+    all.forEachHeld(held::add);
+    assertEquals(all.heldCount(), held.size());
+    TreeSet<Long> heldSet = new TreeSet<>(Long::compareUnsigned);
+    heldSet.addAll(held);
+    assertEquals(expected, heldSet);
     assertArrayEquals(want, drain(all));
     assertEquals(expected.size(), all.count());
     assertArrayEquals(want, drain(all));
