@@ -94,24 +94,23 @@ final class BuildCommand extends StoreCommand {
       });
     }
     long[] distinct = hashes.toSortedArray();
+    int distinctKeys = distinct.length;
     long expected = sizing.expectedItems()
-        .orElse(Math.max(16, (long) Math.ceil(distinct.length * sizing.headroom()) + 16));
+        .orElse(Math.max(16, (long) Math.ceil(distinctKeys * sizing.headroom()) + 16));
     FilterParameters parameters;
     try {
       parameters = CuckooFilter.builder().expectedItems(expected).fpp(sizing.fpp()).parameters();
     } catch (IllegalArgumentException e) {
-      throw new InputException("cannot size a filter for the " + distinct.length + " distinct keys of --input at --fpp "
+      throw new InputException("cannot size a filter for the " + distinctKeys + " distinct keys of --input at --fpp "
           + sizing.fpp() + ": " + e.getMessage(), e);
     }
     CanonicalBuilder builder = new CanonicalBuilder(parameters, true);
-    for (long h : distinct) {
-      builder.addHash(h);
-    }
+    builder.addHashes(distinct, distinctKeys); // turned into entry codes in place: no second copy
     CuckooFilter filter;
     try {
       filter = builder.build();
     } catch (FilterFullException e) {
-      throw new InputException("the " + distinct.length + " distinct keys do not fit a filter sized for "
+      throw new InputException("the " + distinctKeys + " distinct keys do not fit a filter sized for "
           + "--expected-items " + expected + "; raise it, or leave it out to size for the keys", e);
     }
     List<KeySchema.Column> keyColumns = new ArrayList<>();
@@ -119,7 +118,7 @@ final class BuildCommand extends StoreCommand {
       keyColumns.add(c.schemaColumn());
     }
     PrintWriter out = out();
-    out.println("read " + (rows[0] + nullKeys) + " rows of " + files.size() + " file(s): " + distinct.length
+    out.println("read " + (rows[0] + nullKeys) + " rows of " + files.size() + " file(s): " + distinctKeys
         + " distinct keys, " + nullKeys + " null keys left out");
     out.println("built a filter of " + KeySchema.describe(keyColumns) + ": " + Publishing.statistics(filter));
     // Nullable, as Spark reads every column of a file source.
