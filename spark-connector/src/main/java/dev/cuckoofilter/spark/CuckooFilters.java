@@ -153,11 +153,23 @@ public final class CuckooFilters {
    * runs, in a scalar subquery ({@code cuckoo_filter} sized from the exact distinct count), and reaches
    * the executors with the tasks. In a join of the result with {@code small}, Spark's constraint
    * propagation copies the predicate to {@code small}'s side, where {@link CuckooFilterExtensions} removes
-   * it again. Both sides use the same key column names.
+   * it again. Both sides use the same key column names. The probe counts the rows it sees and keeps ({@link
+   * #pruneMetrics}, accumulators named {@code cuckoo filter on <keys>}); where a copy on {@code small}'s side
+   * stays (without the extensions, or in a self-join), it counts that side's rows too.
    *
    * @param fpp the filter's false-positive rate, in (0, 1)
    */
   public static Dataset<Row> prune(Dataset<Row> big, Dataset<?> small, double fpp, String... keyColumns) {
+    CuckooMightContain probe = probe(big, small, fpp, keyColumns);
+    // Named by the columns as resolved (a quoted `a.b` is a.b), like the rule's filters.
+    String[] names = big.select(java.util.Arrays.stream(keyColumns).map(big::col).toArray(Column[]::new)).columns();
+    PruneMetrics counts = PruneMetrics.register(big.sparkSession().sparkContext(),
+        "cuckoo filter on " + String.join(", ", names));
+    return big.where(new Column(probe.withMetrics(counts)));
+  }
+
+  /** The probe of {@code big}'s keys by a filter of {@code small}'s, after checking both sides' keys. */
+  private static CuckooMightContain probe(Dataset<Row> big, Dataset<?> small, double fpp, String... keyColumns) {
     CuckooFilterAggregate.checkFpp(fpp);
     if (keyColumns.length == 0) {
       throw new IllegalArgumentException("prune: at least one key column is needed");
@@ -200,8 +212,8 @@ public final class CuckooFilters {
           + "); cast them to one type first");
     }
     // Struct keys by their fields, null fields included: a join matches struct(1, null) with itself.
-    return big.where(new Column(FilterSubquery.probe(creation.queryExecution().analyzed(),
-        JoinKeys.structFieldsNullSafe(creationKeys), fpp, JoinKeys.structFieldsNullSafe(bigKeys))));
+    return FilterSubquery.probe(creation.queryExecution().analyzed(),
+        JoinKeys.structFieldsNullSafe(creationKeys), fpp, JoinKeys.structFieldsNullSafe(bigKeys));
   }
 
   /**
@@ -245,22 +257,27 @@ public final class CuckooFilters {
     // Using columns are plain names (a.b is the column named "a.b"), while prune's are parsed like
     // Dataset.col's (a.b is field b of a, or column b of a): quote them.
     String[] keys = usingColumns.stream().map(CuckooFilters::quoted).toArray(String[]::new);
-    // prune checks the keys; its probe builds the filter in a subquery with its own read of the other side.
-    Dataset<Row> l = side == JoinPruning.Side.LEFT ? prune(left, right, fpp, keys) : left;
-    Dataset<Row> r = side == JoinPruning.Side.RIGHT ? prune(right, left, fpp, keys) : right;
+    Dataset<Row> pruned = side == JoinPruning.Side.LEFT ? left : right;
+    Dataset<Row> other = side == JoinPruning.Side.LEFT ? right : left;
     if (runtimeFilterRuleInstalled(left.sparkSession())) {
-      // With the extensions, a forced runtime filter instead: the rule places it after column pruning, where
-      // (with adaptive execution) it is built from the map tasks of the join's own shuffle of the other side.
-      l = side == JoinPruning.Side.LEFT ? forcedFilter(left, fpp) : left;
-      r = side == JoinPruning.Side.RIGHT ? forcedFilter(right, fpp) : right;
+      // With the extensions, a forced runtime filter: the rule places it after column pruning, where (with
+      // adaptive execution) it is built from the map tasks of the join's own shuffle of the other side. The
+      // keys are checked as prune checks them.
+      probe(pruned, other, fpp, keys);
+      pruned = forcedFilter(pruned, fpp);
+    } else {
+      // A probe whose filter is built in a subquery with its own read of the other side.
+      pruned = prune(pruned, other, fpp, keys);
     }
+    Dataset<Row> l = side == JoinPruning.Side.LEFT ? pruned : left;
+    Dataset<Row> r = side == JoinPruning.Side.RIGHT ? pruned : right;
     return l.join(r, seq(usingColumns), JoinPruning.normalize(joinType));
   }
 
   /**
    * The row counts of the cuckoo filters that prune {@code query}: each filter the runtime filter rule put
-   * into it (with {@link CuckooFilterExtensions}, so also the filter of {@link #join}) and each {@link
-   * SparkCuckooFilter#prune}, in plan order (a {@code SparkCuckooFilter}'s counts are its own, summed over every
+   * into it (with {@link CuckooFilterExtensions}, so also the filter of {@link #join}), each {@link #prune}
+   * and each {@link SparkCuckooFilter#prune}, in plan order (a {@code SparkCuckooFilter}'s counts are its own, summed over every
    * query it pruned). Read them after an action on this very Dataset ({@code collect},
    * {@code write}, {@code foreach}): an action that derives another Dataset, such as {@code count()}, plans
    * a copy of the query with counts of its own. The same counts are accumulators in the Spark UI, named

@@ -127,6 +127,25 @@ class PruningTest {
   }
 
   @Test
+  void theOneCallPruneCountsTheRowsItSeesAndKeeps() {
+    Dataset<Row> big = spark.table("big");
+    Dataset<Row> small = spark.table("small").where("info % 3 = 0");
+    Dataset<Row> pruned = CuckooFilters.prune(big, small, 0.001, "id");
+    long kept = pruned.collectAsList().size();
+    List<dev.cuckoofilter.spark.expressions.PruneMetrics> counts = CuckooFilters.pruneMetrics(pruned);
+    assertEquals(1, counts.size(), counts::toString);
+    assertEquals("cuckoo filter on id", counts.get(0).name());
+    // Every row reaches the probe, those with a null key too (which it drops: nulls never match).
+    long withKey = big.where("id IS NOT NULL").count();
+    assertEquals(30_000, counts.get(0).rowsIn(), counts::toString);
+    assertEquals(kept, counts.get(0).rowsOut(), counts::toString);
+    assertEquals(0, pruned.where("id IS NULL").count());
+    long matching = big.join(small.select("id").distinct(),
+        scala.collection.JavaConverters.asScalaBuffer(List.of("id")).toSeq(), "left_semi").count();
+    assertTrue(kept >= matching && kept - matching <= withKey / 100, kept + " kept, " + matching + " match");
+  }
+
+  @Test
   void theOneCallJoinProbesOnlyTheSideItPrunes() {
     // Spark's constraint propagation copies the probe of big.id to small.id (the join equates them); the
     // extension removes that copy, a probe of the small side by a filter of its own keys.

@@ -31,7 +31,8 @@ public final class FilterSubquery {
    * @param creationKeys expressions over {@code creation}'s output
    * @param keys         the probed side's keys, in the same order
    */
-  public static Expression probe(LogicalPlan creation, List<Expression> creationKeys, double fpp, List<Expression> keys) {
+  public static CuckooMightContain probe(LogicalPlan creation, List<Expression> creationKeys, double fpp,
+      List<Expression> keys) {
     List<NamedExpression> projected = new ArrayList<>();
     List<Expression> projectedKeys = new ArrayList<>();
     for (int i = 0; i < creationKeys.size(); i++) {
