@@ -73,19 +73,17 @@ final class LoadFactorExperiment implements Experiment {
   }
 
   private static Point measure(int b, int bucketsLog2, int f, int trials) {
-    double[] loads = new double[trials];
-    for (int t = 0; t < trials; t++) {
+    double[] loads = Run.trials(trials, t -> {
       SplittableRandom keys = new SplittableRandom(keySeed(b, bucketsLog2, f, t));
       if (f < MIN_BITS) {
         MinimalCuckooTable table = new MinimalCuckooTable(b, f, 1L << bucketsLog2, t, CuckooAdapter.MAX_KICKS);
         table.fillToFailure(keys);
-        loads[t] = table.loadFactor();
-      } else {
-        CuckooFilter filter = CuckooAdapter.paperFaithful(b, f, false, 1L << bucketsLog2, t);
-        CuckooAdapter.fillToFailure(filter, keys);
-        loads[t] = filter.loadFactor();
+        return table.loadFactor();
       }
-    }
+      CuckooFilter filter = CuckooAdapter.paperFaithful(b, f, false, 1L << bucketsLog2, t);
+      CuckooAdapter.fillToFailure(filter, keys);
+      return filter.loadFactor();
+    });
     return new Point(b, bucketsLog2, f, Summary.of(loads));
   }
 

@@ -6,6 +6,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.IntToDoubleFunction;
+import java.util.stream.IntStream;
 
 /** What the experiments of one run share: sizes, output directory, the comparison, the Table 3 filters. */
 final class Run {
@@ -42,6 +44,15 @@ final class Run {
       sameMemory = SameMemoryFilters.build(scale);
     }
     return sameMemory;
+  }
+
+  /**
+   * Runs the independent, seeded trials of an untimed experiment (fills to failure) on every core. The
+   * results come back in trial order, so a run's numbers do not depend on the thread count; timed
+   * experiments never use this, they measure one thing at a time.
+   */
+  static double[] trials(int count, IntToDoubleFunction trial) {
+    return IntStream.range(0, count).parallel().mapToDouble(trial).toArray();
   }
 
   /** A filter size for labels: "48 MiB", "384 KiB". */

@@ -69,11 +69,14 @@ final class SpaceBoundsExperiment implements Experiment {
   }
 
   private static double meanLoad(boolean semiSorted, int bits, int bucketsLog2, int trials) {
-    double sum = 0;
-    for (int t = 0; t < trials; t++) {
+    double[] loads = Run.trials(trials, t -> {
       CuckooFilter filter = CuckooAdapter.paperFaithful(4, bits, semiSorted, 1L << bucketsLog2, 1000 + t);
       CuckooAdapter.fillToFailure(filter, new SplittableRandom(0xF16_4000L + 31L * t + (semiSorted ? 7 : 0)));
-      sum += filter.loadFactor();
+      return filter.loadFactor();
+    });
+    double sum = 0;
+    for (double load : loads) { // in trial order: the same sum as one thread's
+      sum += load;
     }
     return sum / trials;
   }

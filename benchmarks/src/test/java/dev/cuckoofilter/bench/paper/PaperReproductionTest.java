@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ForkJoinPool;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,6 +81,25 @@ class PaperReproductionTest {
     }
     try (var files = Files.list(elsewhere)) {
       assertEquals(4, files.count(), "--plot-only writes the plots and nothing else");
+    }
+  }
+
+  @Test
+  void fillsToFailureGiveTheSameNumbersOnOneThreadAsOnEveryCore(@TempDir Path oneThread) throws Exception {
+    // The reproduction above ran its fills on the common pool (every core); inside a one-thread pool the
+    // same fills run one after another.
+    ForkJoinPool pool = new ForkJoinPool(1);
+    try {
+      pool.submit(() -> {
+        PaperReproduction.run(new String[] {"--quick", "--only", "load,fig4", "--out", oneThread.toString()});
+        return null;
+      }).get();
+    } finally {
+      pool.shutdown();
+    }
+    for (String csv : List.of("fig2_load_factor.csv", "table2_load_factor.csv", "fig4_crossovers.csv",
+        "fig4_space_vs_target_fpr.csv")) {
+      assertEquals(Files.readString(out.resolve(csv)), Files.readString(oneThread.resolve(csv)), csv);
     }
   }
 
