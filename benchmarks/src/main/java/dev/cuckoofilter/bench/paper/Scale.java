@@ -43,7 +43,7 @@ public record Scale(
     int warmUpBucketsLog2,
     int probeBytesLog2) {
 
-  /** About 12 minutes on the 2-core reference machine; 48 MiB filters (the LLC is 32 MiB). */
+  /** 12-23 minutes on the 2-core machines of docs/PAPER.md; 48 MiB filters (the LLC is 32 MiB). */
   public static final Scale FULL = new Scale("full", 23, 10_000_000, 2_000_000, 3, 3, 20,
       List.of(15, 17, 20), 10, 25, List.of(2, 3, 4, 6), 20, 5, 4_000_000, 16, 28);
 
