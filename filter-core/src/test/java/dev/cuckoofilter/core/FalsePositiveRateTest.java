@@ -9,7 +9,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The false-positive rate a filter reports ({@link CuckooFilter#expectedFpp()}, Eq. 5 at the current
- * load) is the one it delivers, within statistical error.
+ * load) is the one it delivers, within statistical error. Short fingerprints (f = 4, 5) are where Eq. (5)'s
+ * form, which counts the stored fingerprints as independent draws, overstated it by 20 standard errors and more.
  */
 class FalsePositiveRateTest {
   /** Items are keys 0..n-1 (or multiples of a stride); queries are disjoint keys. */
@@ -30,7 +31,7 @@ class FalsePositiveRateTest {
   }
 
   @ParameterizedTest(name = "semiSorted={0} b={1} f={2} load={3}")
-  @CsvSource({"false, 2, 6, 0.8", "false, 2, 10, 0.84", "false, 4, 6, 0.95", "false, 4, 8, 0.5", "false, 4, 12, 0.95",
+  @CsvSource({"false, 2, 5, 0.75", "false, 4, 4, 0.9", "false, 4, 5, 0.94", "true, 4, 5, 0.94", "false, 2, 6, 0.8", "false, 2, 10, 0.84", "false, 4, 6, 0.95", "false, 4, 8, 0.5", "false, 4, 12, 0.95",
       "false, 8, 8, 0.97", "false, 8, 12, 0.9", "true, 4, 6, 0.95", "true, 4, 9, 0.7", "true, 4, 13, 0.95"})
   void measuredRateMatchesTheReportedRate(boolean semiSorted, int b, int f, double load) {
     CuckooFilter filter = CuckooFilter.builder().semiSorted(semiSorted).bucketSize(b).fingerprintBits(f)

@@ -121,7 +121,7 @@ class SizingTest {
     assertEquals(3000, filter.size());
     assertEquals(0.75, filter.loadFactor(), 1e-12);
     assertEquals(16.0, filter.bitsPerItem(), 1e-12);
-    assertEquals(1 - Math.pow(1 - 1.0 / 4095, 8 * 0.75), filter.expectedFpp(), 1e-12);
+    assertEquals(1 - Math.exp(-8 * 0.75 / 4095), filter.expectedFpp(), 1e-12);
     assertEquals(0, filter.failedInserts());
   }
 }

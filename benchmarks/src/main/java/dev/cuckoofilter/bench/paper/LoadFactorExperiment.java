@@ -217,7 +217,7 @@ final class LoadFactorExperiment implements Experiment {
     }
     return "MinimalCuckooTable, filter-core's algorithm: filter-core says \"" + refusal + "\" (even at 50% load a"
         + " (2,4) filter with " + f + "-bit fingerprints answers yes to "
-        + Csv.significant(Sizing.falsePositiveRate(4, f, 0.5) * 100, 2) + "% of absent keys, Eq. 5); at f = "
+        + Csv.significant(Sizing.falsePositiveRate(4, f, 0.5) * 100, 2) + "% of absent keys, Sizing.falsePositiveRate); at f = "
         + MIN_BITS + " with the first run's keys both stored " + sameItems + " items in 2^" + bucketsLog2 + " buckets";
   }
 }

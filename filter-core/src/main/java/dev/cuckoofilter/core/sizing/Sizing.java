@@ -17,15 +17,19 @@ public final class Sizing {
   private Sizing() {}
 
   /**
-   * Expected false-positive rate of a lookup when a fraction {@code load} of the entries is occupied:
-   * a negative lookup compares its fingerprint against about {@code 2 b load} stored fingerprints,
-   * each equal with probability {@code 1/(2^f - 1)} (fingerprints are uniform over the non-zero
-   * values): {@code 1 - (1 - 1/(2^f-1))^(2 b load)}, Eq. (5) with the exact collision probability.
+   * Expected false-positive rate of a lookup when a fraction {@code load} of the entries is occupied.
+   * A query matches a stored item only when both have the same fingerprint (probability
+   * {@code p = 1/(2^f - 1)}: fingerprints are uniform over the non-zero values) and the same pair of
+   * buckets (probability {@code 2/m}, since the pair is fixed by one bucket and the fingerprint). With
+   * {@code n = load * b * m} items that is {@code 1 - (1 - 2p/m)^n}, which is {@code 1 - exp(-2 b load p)}
+   * for the table sizes used. Eq. (5)'s {@code 1 - (1 - p)^(2 b load)} counts the {@code 2 b load}
+   * stored fingerprints as independent draws and overstates the rate for short fingerprints (b = 4,
+   * f = 4, load 0.9: 0.392 against 0.381 measured, 0.381 here); from f = 8 on they differ by 0.2% or less.
    */
   public static double falsePositiveRate(int bucketSize, int fingerprintBits, double load) {
     double perEntry = 1.0 / ((double) (1L << fingerprintBits) - 1.0);
     double comparisons = 2.0 * bucketSize * Math.max(0.0, Math.min(1.0, load));
-    return -Math.expm1(comparisons * Math.log1p(-perEntry));
+    return -Math.expm1(-comparisons * perEntry);
   }
 
   /**
