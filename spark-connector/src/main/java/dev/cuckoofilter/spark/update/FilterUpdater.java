@@ -194,7 +194,10 @@ public final class FilterUpdater {
   public static UpdateResult update(StoredFilter base, ChangeSet change) {
     List<StructField> keys = base.metadata().keyColumns();
     String location = base.version().location();
-    String[] names = keys.stream().map(StructField::name).toArray(String[]::new);
+    // The stored names are column names, and the update resolves them as column expressions (col, the builder's
+    // keys): quoted, so that a name with a dot or a backtick is that top-level column, not a struct field of
+    // another column (whose values would be hashed instead) nor a syntax error.
+    String[] names = keys.stream().map(f -> "`" + f.name().replace("`", "``") + "`").toArray(String[]::new);
     // Every dataset of the change: keys of another type hash to other entries, so an added key would be
     // missing from the filter (a false negative) and a deleted one would not leave it.
     if (change.isSnapshots()) {
