@@ -713,14 +713,25 @@ public final class FilterStore {
   }
 
   private CommitRecord latestCommit() throws IOException {
-    List<Long> numbers = versionNumbers();
-    for (int i = numbers.size() - 1; i >= 0; i--) {
-      CommitRecord r = tryReadCommit(numbers.get(i));
-      if (r != null) {
-        return r;
+    for (int attempt = 1; ; attempt++) {
+      List<Long> numbers = versionNumbers();
+      for (int i = numbers.size() - 1; i >= 0; i--) {
+        CommitRecord r = tryReadCommit(numbers.get(i));
+        if (r != null) {
+          return r;
+        }
+      }
+      // Every listed version was removed since the listing: retention does that only once a newer version
+      // exists (it never removes the latest), so the location is not empty. List again.
+      if (numbers.isEmpty()) {
+        return null;
+      }
+      if (attempt == READ_LATEST_ATTEMPTS) {
+        throw new IOException("location " + location + ": the latest version was removed while it was being read, "
+            + attempt + " times (last listed: version " + numbers.get(numbers.size() - 1) + "); retention is "
+            + "outrunning this reader, try again");
       }
     }
-    return null;
   }
 
   private long latestNumberOr(long fallback) {

@@ -2,6 +2,7 @@ package dev.cuckoofilter.spark.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoofilter.core.CuckooFilter;
@@ -9,6 +10,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.Arrays;
+import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
@@ -90,6 +92,70 @@ class LocalFilterStoreTest extends FilterStoreContract {
         () -> store.read(1));
     assertTrue(e.getMessage().contains("field formatVersion 4294967297 is out of range"), e.getMessage());
     assertEquals(commit.toString(), e.file());
+  }
+
+  /**
+   * The local file system, with one action run right after the next listing of a {@code versions/}
+   * directory: another process's writer and retention, between a reader's listing and its reads.
+   */
+  public static final class ListingRaceFileSystem extends org.apache.hadoop.fs.RawLocalFileSystem {
+    static volatile org.apache.hadoop.fs.Path listed;
+    static volatile IORunnable afterListing;
+
+    interface IORunnable {
+      void run() throws IOException;
+    }
+
+    @Override
+    public org.apache.hadoop.fs.FileStatus[] listStatus(org.apache.hadoop.fs.Path f) throws IOException {
+      org.apache.hadoop.fs.FileStatus[] out = super.listStatus(f);
+      IORunnable action = afterListing;
+      if (action != null && makeQualified(f).equals(listed)) {
+        afterListing = null;
+        action.run();
+      }
+      return out;
+    }
+  }
+
+  /**
+   * Retention racing with a reader: between the reader's listing and its read of the latest commit record,
+   * another writer publishes a version and retention removes every version the reader listed. The location
+   * is not empty, and the reader must not say it is.
+   */
+  @Test
+  void readersOfTheLatestVersionOutrunByRetentionStillFindTheNewLatest() throws IOException {
+    FilterStore writer = newStore();
+    publishChain(writer, 2);
+    Configuration racing = conf();
+    racing.setClass("fs.file.impl", ListingRaceFileSystem.class, org.apache.hadoop.fs.FileSystem.class);
+    racing.setBoolean("fs.file.impl.disable.cache", true);
+    FilterStore reader = FilterStore.open(writer.location(), racing);
+
+    CuckooFilter third = TestFilters.range(900_000, 900_500);
+    raceNextListing(writer, third, 2);
+    assertEquals(3, reader.latest().orElseThrow().version(), "latest(): the location has version 3");
+    assertNull(ListingRaceFileSystem.afterListing, "the race was run");
+
+    CuckooFilter fourth = TestFilters.range(910_000, 910_500);
+    raceNextListing(writer, fourth, 3);
+    assertEquals(fourth, reader.readLatest().filter());
+    assertNull(ListingRaceFileSystem.afterListing, "the race was run");
+
+    CuckooFilter fifth = TestFilters.range(920_000, 920_500);
+    raceNextListing(writer, fifth, 4);
+    assertEquals(5, reader.readLatestVersion().version().version());
+    assertNull(ListingRaceFileSystem.afterListing, "the race was run");
+    assertEquals(List.of(5L), writer.versionNumbers());
+  }
+
+  /** Right after the next listing of the writer's versions: publish {@code next} on {@code parent}, keep only it. */
+  private static void raceNextListing(FilterStore writer, CuckooFilter next, long parent) {
+    ListingRaceFileSystem.listed = writer.layout().versions;
+    ListingRaceFileSystem.afterListing = () -> {
+      writer.publish(next, TestFilters.metadata(next, parent));
+      writer.retain(1);
+    };
   }
 
   /** The S3 commit class is the only user of hadoop-aws and the AWS SDK: other locations work without them. */
