@@ -11,8 +11,15 @@ import org.apache.spark.sql.catalyst.expressions.UnboundedFollowing$;
 import org.apache.spark.sql.catalyst.expressions.UnboundedPreceding$;
 import org.apache.spark.sql.catalyst.expressions.WindowExpression;
 import org.apache.spark.sql.catalyst.expressions.WindowFrame;
+import org.apache.spark.sql.catalyst.expressions.aggregate.AnyValue;
+import org.apache.spark.sql.catalyst.expressions.aggregate.ApproximatePercentile;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Collect;
+import org.apache.spark.sql.catalyst.expressions.aggregate.CollectTopK;
 import org.apache.spark.sql.catalyst.expressions.aggregate.First;
+import org.apache.spark.sql.catalyst.expressions.aggregate.HistogramNumeric;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Last;
+import org.apache.spark.sql.catalyst.expressions.aggregate.MaxMinBy;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Mode;
 import org.apache.spark.sql.catalyst.plans.logical.GlobalLimit;
 import org.apache.spark.sql.catalyst.plans.logical.LocalLimit;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
@@ -105,9 +112,13 @@ public final class JoinPruning {
   /**
    * Whether every run of {@code plan} yields the same rows: a filter built by one run of a join's other side
    * (a subquery, a stored filter) holds the keys of the join's own run only if so. Not so with
-   * non-deterministic expressions ({@code rand()}, {@code first()}...), nor where the rows depend on the order they arrive in, which a shuffle does not keep from one run to the
-   * next: a limit, offset, tail or sample, or a window function over a ROWS frame ({@code row_number()},
-   * {@code lag()}, running sums) whose ties may be broken either way.
+   * non-deterministic expressions ({@code rand()}...), nor where the rows depend on the order they arrive in,
+   * which a shuffle does not keep from one run to the next: a limit, offset, tail or sample; an aggregate
+   * that keeps a row by arrival or breaks ties that way ({@code first}, {@code last}, {@code any_value},
+   * {@code max_by}, {@code min_by}, {@code mode}), lists its inputs in arrival order ({@code collect_list},
+   * {@code collect_set}) or summarizes them approximately in that order ({@code percentile_approx},
+   * {@code histogram_numeric}); or a window function over a ROWS frame ({@code row_number()}, {@code lag()},
+   * running sums) whose ties may be broken either way.
    */
   public static boolean repeatable(LogicalPlan plan) {
     return !plan.exists(new AbstractFunction1<LogicalPlan, Object>() {
@@ -126,6 +137,13 @@ public final class JoinPruning {
             public Object apply(Expression x) {
               return x instanceof First
                   || x instanceof Last
+                  || x instanceof AnyValue
+                  || x instanceof MaxMinBy
+                  || x instanceof Mode
+                  || x instanceof Collect
+                  || x instanceof CollectTopK
+                  || x instanceof ApproximatePercentile
+                  || x instanceof HistogramNumeric
                   || x instanceof NthValue
                   || x instanceof WindowExpression
                   && orderDependentFrame(((WindowExpression) x)

@@ -137,6 +137,13 @@ class RuntimeFilterRuleTest {
     for (String side : List.of(
         "SELECT k FROM dim WHERE rand(7) < 0.5",
         "SELECT first(k) AS k FROM dim GROUP BY segment",
+        // Aggregates that keep a row by arrival order or break ties by it (every k of a group ties on segment).
+        "SELECT max_by(k, segment) AS k FROM dim GROUP BY segment",
+        "SELECT min_by(k, segment) AS k FROM dim GROUP BY segment",
+        "SELECT any_value(k) AS k FROM dim GROUP BY segment",
+        "SELECT mode(k % 7 + segment * 7) AS k FROM dim GROUP BY segment",
+        "SELECT element_at(collect_list(k), 1) AS k FROM dim GROUP BY segment",
+        "SELECT CAST(percentile_approx(k, 0.5, 10) AS BIGINT) AS k FROM dim GROUP BY segment",
         "SELECT k FROM dim WHERE segment < 2 LIMIT 100",
         "SELECT k FROM (SELECT k, row_number() OVER (PARTITION BY segment ORDER BY k % 10) AS rn FROM dim) WHERE rn < 5",
         "SELECT k FROM (SELECT k, sum(segment) OVER (ORDER BY k % 10 ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s "
