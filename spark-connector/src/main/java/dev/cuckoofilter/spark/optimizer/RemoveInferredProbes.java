@@ -155,7 +155,7 @@ public final class RemoveInferredProbes extends Rule<LogicalPlan> {
       if (s == null || !s.exprId().equals(id)) {
         continue;
       }
-      Expression copy = replaceAttributes(c, equated);
+      Expression copy = ShareCreationSideShuffle.replaceAttributes(c, equated);
       if (copy.references().subsetOf(side.outputSet())) {
         result = withoutPushed(result, (CuckooMightContain) copy);
       }
@@ -227,7 +227,7 @@ public final class RemoveInferredProbes extends Rule<LogicalPlan> {
         }
       }
       LogicalPlan child = ((Project) plan).child();
-      Expression pushed = replaceAttributes(copy, aliases);
+      Expression pushed = ShareCreationSideShuffle.replaceAttributes(copy, aliases);
       if (pushed.references().subsetOf(child.outputSet())) {
         LogicalPlan newChild = withoutPushed(child, (CuckooMightContain) pushed);
         return newChild == child ? plan : plan.withNewChildren(seq(List.of(newChild)));
@@ -272,21 +272,6 @@ public final class RemoveInferredProbes extends Rule<LogicalPlan> {
       }
     }
     return true;
-  }
-
-  /** {@code e} with each attribute that {@code replacements} has an entry for (by id) replaced by that entry. */
-  private static Expression replaceAttributes(Expression e, Map<ExprId, Expression> replacements) {
-    return e.transform(new AbstractPartialFunction<Expression, Expression>() {
-      @Override
-      public boolean isDefinedAt(Expression x) {
-        return x instanceof Attribute && replacements.containsKey(((Attribute) x).exprId());
-      }
-
-      @Override
-      public Expression apply(Expression x) {
-        return replacements.get(((Attribute) x).exprId());
-      }
-    });
   }
 
   private static List<Expression> conjuncts(Expression e) {

@@ -522,7 +522,7 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
   }
 
   /** {@code e} with each attribute that {@code replacements} has an entry for (by id) replaced by that entry. */
-  private static Expression replaceAttributes(Expression e, Map<ExprId, ? extends Expression> replacements) {
+  static Expression replaceAttributes(Expression e, Map<ExprId, ? extends Expression> replacements) {
     return e.transform(new AbstractPartialFunction<Expression, Expression>() {
       @Override
       public boolean isDefinedAt(Expression x) {
