@@ -45,7 +45,8 @@ import scala.reflect.ClassTag$;
  *       was never inserted, or one whose entry another key shares, could otherwise delete that other key,
  *       as the paper warns);
  *   <li>an entry is added only when it is absent: duplicate keys and re-inserted keys are stored once;
- *   <li>a key deleted and re-added in the same change stays present.
+ *   <li>a key deleted and re-added in the same change stays present, and one added and deleted again in the
+ *       same change stays absent.
  * </ul>
  *
  * The heavy work runs in Spark: hashing the changed keys, and checking the deleted ones against the new
@@ -130,6 +131,12 @@ public final class FilterUpdater {
     long capacity = p.expectedItems() > 0 ? p.expectedItems() : (long) (p.slots() * 0.9);
     long inserted = 0;
     for (long code : addedCodes) {
+      // A key added and deleted again within the change (in the deleted rows, and no row of the new dataset
+      // produces its entry) stays out: inserting it would only add a false positive, and the result would no
+      // longer have the bytes of a fresh build of the new dataset.
+      if (Arrays.binarySearch(deletedCodes, code) >= 0 && Arrays.binarySearch(stillProduced, code) < 0) {
+        continue;
+      }
       if (!updated.containsEntryCode(code)) {
         if (updated.size() >= capacity || !updated.addEntryCode(code)) {
           String reason = updated.size() >= capacity
