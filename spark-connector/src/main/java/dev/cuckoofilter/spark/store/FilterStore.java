@@ -427,7 +427,8 @@ public final class FilterStore {
       CommitRecord holder = tryReadCommitQuietly(version);
       if (holder == null || !holder.commitId().equals(record.commitId())) {
         deleteQuietly(dataFile);
-        throw new FilterConflictException(location, latestNumberOr(version));
+        // The name was taken, so the version exists or existed: at least this number won.
+        throw new FilterConflictException(location, Math.max(version, latestNumberOr(version)));
       }
       // else an earlier attempt of this very request (retried by a client library) created it
     }

@@ -36,8 +36,14 @@ import org.apache.hadoop.util.ReflectionUtils;
  */
 final class S3ConditionalPut extends ExclusiveCreate {
   private static final int PRECONDITION_FAILED = 412;
-  /** S3 answers 409 when another conditional write of the same key is in flight; one of them will win. */
+  /**
+   * S3 answers 409 when another conditional write of the same key is in flight (one of them will win); it
+   * decides nothing by itself, so the PUT is repeated until S3 answers 412 or 200.
+   */
   private static final int CONDITIONAL_REQUEST_CONFLICT = 409;
+  /** Attempts of the PUT while S3 answers 409, and the first pause between them (doubled each time). */
+  private static final int CONFLICT_ATTEMPTS = 6;
+  private static final long CONFLICT_BACKOFF_MS = 100;
 
   private final S3AFileSystem fs;
   private final Configuration bucketConf;
@@ -64,18 +70,44 @@ final class S3ConditionalPut extends ExclusiveCreate {
     try (AWSCredentialProviderList credentials = S3AUtils.createAWSCredentialProviderSet(fs.getUri(), bucketConf)) {
       AmazonS3 client = newClient(credentials);
       try {
-        client.putObject(put);
-        return true;
-      } catch (AmazonS3Exception e) {
-        if (e.getStatusCode() == PRECONDITION_FAILED || e.getStatusCode() == CONDITIONAL_REQUEST_CONFLICT) {
-          return false;
+        for (int attempt = 1; ; attempt++) {
+          try {
+            put.setInputStream(new ByteArrayInputStream(content));
+            client.putObject(put);
+            return true;
+          } catch (AmazonS3Exception e) {
+            if (e.getStatusCode() == PRECONDITION_FAILED) {
+              return false;
+            }
+            if (e.getStatusCode() != CONDITIONAL_REQUEST_CONFLICT) {
+              throw S3AUtils.translateException("conditional PUT (If-None-Match: *)", file.toString(), e);
+            }
+            // 409: another conditional PUT of this key is in flight, possibly this writer's own first attempt
+            // that the SDK retried. Its outcome decides: it may still land or fail, so the name is neither
+            // taken nor free yet. Ask again once it has completed (S3's advice for 409): 412 then tells that
+            // the name was taken (by whom, the caller reads), success that the other attempt failed.
+            if (attempt == CONFLICT_ATTEMPTS) {
+              throw new IOException("conditional PUT (If-None-Match: *) of " + file + ": S3 answered 409 "
+                  + "ConditionalRequestConflict " + attempt + " times (another write of this key stayed in flight), "
+                  + "so whether the key is taken is unknown: " + e.getMessage(), e);
+            }
+            sleep(CONFLICT_BACKOFF_MS << (attempt - 1), file);
+          }
         }
-        throw S3AUtils.translateException("conditional PUT (If-None-Match: *)", file.toString(), e);
       } catch (SdkBaseException e) {
         throw S3AUtils.translateException("conditional PUT (If-None-Match: *)", file.toString(), e);
       } finally {
         client.shutdown();
       }
+    }
+  }
+
+  private static void sleep(long millis, Path file) throws IOException {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while waiting to retry the conditional PUT of " + file);
     }
   }
 
