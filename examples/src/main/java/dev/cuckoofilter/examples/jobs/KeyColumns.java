@@ -75,6 +75,15 @@ final class KeyColumns {
     return fields;
   }
 
+  /**
+   * The names of {@code fields} as column expressions that name exactly these top-level columns: quoted, so that
+   * a stored name with a dot or a backtick ({@code cust.id}) is that column, not a struct field of another column
+   * nor a syntax error (as {@code FilterUpdater} resolves them).
+   */
+  static List<String> quotedNames(List<StructField> fields) {
+    return fields.stream().map(f -> "`" + f.name().replace("`", "``") + "`").toList();
+  }
+
   /** The names of {@code fields}. */
   static List<String> names(List<StructField> fields) {
     return fields.stream().map(StructField::name).toList();

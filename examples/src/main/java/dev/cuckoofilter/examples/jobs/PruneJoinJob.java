@@ -166,7 +166,9 @@ public final class PruneJoinJob extends SparkJob {
     }
     FilterStore store = Locations.open(location, spark.sessionState().newHadoopConf(), "--location");
     SparkCuckooFilter filter = storedFilter(store, spark);
-    List<String> bigKeys = keys != null ? keys : KeyColumns.names(filter.keyFields());
+    // The stored key columns are column names: quoted, they name exactly those top-level columns (a name with a
+    // dot is not a struct field of another column), as --keys given on the command line are expressions.
+    List<String> bigKeys = keys != null ? keys : KeyColumns.quotedNames(filter.keyFields());
     List<String> smallKeys = joinKeys != null ? joinKeys : bigKeys;
     Dataset<Row> big = dataset.read(spark, input, "--input");
     KeyColumns.requireMatching(big, bigKeys, filter.keyFields(), "--input " + input, store.location());
@@ -175,7 +177,10 @@ public final class PruneJoinJob extends SparkJob {
     requireSeparateOutput(spark, store);
 
     Dataset<Row> pruned = filter.prune(big, bigKeys.toArray(new String[0]));
-    join(pruned, small, bigKeys, smallKeys).write().mode(mode.saveMode).format(outputFormat.toString()).save(output);
+    // USING takes names, not expressions: the stored names as they are when both sides use them.
+    List<String> usingKeys = keys == null && joinKeys == null ? KeyColumns.names(filter.keyFields()) : null;
+    join(pruned, small, bigKeys, smallKeys, usingKeys).write().mode(mode.saveMode).format(outputFormat.toString())
+        .save(output);
     // The counters include --join-with rows when Spark copies the predicate to that side of the join
     // (InferFiltersFromConstraints), which it keeps all of: docs/JOBS.md, prune-join.
     out.println("pruned --input with " + filter + ": the filter was probed with " + filter.rowsIn() + " rows and "
@@ -193,7 +198,11 @@ public final class PruneJoinJob extends SparkJob {
   }
 
   /** Equally named keys join with {@code USING} (one copy of each key column), others on equality. */
-  private Dataset<Row> join(Dataset<Row> big, Dataset<Row> small, List<String> bigKeys, List<String> smallKeys) {
+  private Dataset<Row> join(Dataset<Row> big, Dataset<Row> small, List<String> bigKeys, List<String> smallKeys,
+      List<String> usingKeys) {
+    if (usingKeys != null) {
+      return big.join(small, seq(usingKeys), joinType);
+    }
     if (bigKeys.equals(smallKeys)) {
       return big.join(small, seq(bigKeys), joinType);
     }

@@ -175,7 +175,9 @@ public final class UpdateFilterJob extends SparkJob {
   private Dataset<Row> read(SparkSession spark, String option, String pathOrTable, List<StructField> keys,
       FilterStore store) {
     Dataset<Row> data = dataset.read(spark, pathOrTable, option);
-    KeyColumns.requireMatching(data, KeyColumns.names(keys), keys, option + " " + pathOrTable, store.location());
+    // The stored names are column names; FilterUpdater resolves them quoted, and so does this check.
+    KeyColumns.requireMatching(data, KeyColumns.quotedNames(keys), keys, option + " " + pathOrTable,
+        store.location());
     return data;
   }
 }
