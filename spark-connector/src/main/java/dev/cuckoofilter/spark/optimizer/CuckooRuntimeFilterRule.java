@@ -208,7 +208,8 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     }
     if (conf.force || !conf.requireSelective || selective(creation)) {
       budget[0]--;
-      return counted(FilterSubquery.probe(source, creationKeys, conf.fpp, applicationKeys), application);
+      return counted(FilterSubquery.probe(withPredicateSubqueriesAsJoins(source), creationKeys, conf.fpp, applicationKeys),
+          application);
     }
     return application;
   }
@@ -249,7 +250,20 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
       return counted(stored.get().probe(), application);
     }
     double fpp = Double.isNaN(hint.forcedFpp) ? conf.fpp : hint.forcedFpp;
-    return counted(FilterSubquery.probe(source, creationKeys, fpp, applicationKeys), application);
+    return counted(FilterSubquery.probe(withPredicateSubqueriesAsJoins(source), creationKeys, fpp, applicationKeys),
+        application);
+  }
+
+  /**
+   * {@code creation} with its {@code IN} / {@code EXISTS} subqueries rewritten into semi, anti and existence joins,
+   * as Spark's {@code RewritePredicateSubquery} rewrites them in the query itself. That rule runs after this one
+   * (batch "RewriteSubquery"), and only on the main plan, never inside the plan of a subquery expression such as the
+   * filter's build: left in the build, a correlated {@code IN} (its correlation already pulled up into the {@code
+   * ListQuery}) would be planned as an uncorrelated {@code IN} over the wider subquery rows and match nothing (an
+   * empty filter that pruned every row), and an {@code EXISTS} could not be planned at all.
+   */
+  private static LogicalPlan withPredicateSubqueriesAsJoins(LogicalPlan creation) {
+    return org.apache.spark.sql.catalyst.optimizer.RewritePredicateSubquery$.MODULE$.apply(creation);
   }
 
   /**
