@@ -32,11 +32,15 @@ import org.apache.spark.sql.TypedColumn;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.Literal$;
+import org.apache.spark.sql.catalyst.expressions.StringRPad;
 import org.apache.spark.sql.catalyst.expressions.SubqueryExpression;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.util.CharVarcharUtils$;
 import org.apache.spark.sql.execution.QueryExecution;
 import org.apache.spark.sql.execution.SQLExecution$;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.CharType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
 import scala.Option;
@@ -211,6 +215,9 @@ public final class CuckooFilters {
           + KeyTypes.flatCategories(bigTypes) + " vs " + KeyTypes.flatCategories(creationTypes)
           + "); cast them to one type first");
     }
+    // A join pads the shorter of two CHAR keys with spaces before comparing them (Spark's
+    // ApplyCharTypePadding: CHAR(3) 'ab ' equals CHAR(5) 'ab   '); the filter must hash the padded value.
+    padCharKeys(creationFields, creationKeys, bigFields, bigKeys);
     // Struct keys by their fields, null fields included: a join matches struct(1, null) with itself.
     return FilterSubquery.probe(creation.queryExecution().analyzed(),
         JoinKeys.structFieldsNullSafe(creationKeys), fpp, JoinKeys.structFieldsNullSafe(bigKeys));
@@ -336,6 +343,35 @@ public final class CuckooFilters {
       parts.add(f.name() + " " + f.dataType().simpleString());
     }
     return "(" + String.join(", ", parts) + ")";
+  }
+
+  /**
+   * Pads, as Spark's join does, the shorter of two CHAR key columns of different lengths to the longer
+   * length, so that equal keys of the join hash alike (the keys lists are updated in place).
+   */
+  private static void padCharKeys(StructField[] aFields, List<Expression> aKeys, StructField[] bFields,
+      List<Expression> bKeys) {
+    for (int i = 0; i < aFields.length; i++) {
+      int a = charLength(aFields[i]);
+      int b = charLength(bFields[i]);
+      if (a >= 0 && b >= 0 && a != b) {
+        if (a < b) {
+          aKeys.set(i, rightPad(aKeys.get(i), b));
+        } else {
+          bKeys.set(i, rightPad(bKeys.get(i), a));
+        }
+      }
+    }
+  }
+
+  /** The length of a CHAR(n) column (a string column with Spark's char metadata), or -1. */
+  private static int charLength(StructField field) {
+    Option<DataType> raw = CharVarcharUtils$.MODULE$.getRawType(field.metadata());
+    return raw.isDefined() && raw.get() instanceof CharType c ? c.length() : -1;
+  }
+
+  private static Expression rightPad(Expression key, int length) {
+    return new StringRPad(key, Literal$.MODULE$.apply(length), Literal$.MODULE$.apply(" "));
   }
 
   private static void checkKeyTypes(StructField[] fields) {

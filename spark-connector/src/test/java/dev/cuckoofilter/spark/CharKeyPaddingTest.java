@@ -1,0 +1,62 @@
+package dev.cuckoofilter.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Spark joins CHAR columns of different lengths after padding the shorter one (ApplyCharTypePadding):
+ * {@code CHAR(3) 'ab '} equals {@code CHAR(5) 'ab   '}. A filter that hashes the values as stored misses
+ * those matches, so {@code CuckooFilters.join} and {@code prune} must pad as the join does.
+ */
+class CharKeyPaddingTest {
+  private static void run(SparkSession spark) {
+    spark.sql("CREATE TABLE c3 (k CHAR(3), a INT) USING parquet");
+    spark.sql("CREATE TABLE c5 (k CHAR(5), b INT) USING parquet");
+    spark.sql("INSERT INTO c3 VALUES ('ab', 1), ('xyz', 2), ('q', 3)");
+    spark.sql("INSERT INTO c5 VALUES ('ab', 10), ('xyz', 20), ('zz', 30)");
+    Dataset<Row> c3 = spark.table("c3");
+    Dataset<Row> c5 = spark.table("c5");
+    assertEquals(2, c5.join(c3, "k").count(), "Spark's own join matches the padded values");
+    assertEquals(2, CuckooFilters.join(c5, c3, List.of("k"), "inner").count(), "pruning the longer side");
+    assertEquals(2, CuckooFilters.join(c3, c5, List.of("k"), "inner").count(), "pruning the shorter side");
+    assertEquals(2, CuckooFilters.prune(c5, c3, "k").join(c3, "k").count());
+    assertEquals(2, CuckooFilters.prune(c3, c5, "k").join(c5, "k").count());
+  }
+
+  private static SparkSession.Builder session(boolean extensions) {
+    SparkSession.Builder b = SparkSession.builder().master("local[2]").appName("char-keys")
+        .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.warehouse.dir", "target/char-keys-warehouse-" + System.nanoTime());
+    if (extensions) {
+      b.config("spark.sql.extensions", CuckooFilterExtensions.class.getName());
+    }
+    return b;
+  }
+
+  @Test
+  void charKeysOfDifferentLengthsKeepTheirMatchesWithoutTheExtensions() {
+    SparkSession spark = session(false).getOrCreate();
+    try {
+      run(spark);
+    } finally {
+      spark.stop();
+    }
+  }
+
+  @Test
+  void charKeysOfDifferentLengthsKeepTheirMatchesWithTheExtensions() {
+    SparkSession spark = session(true).getOrCreate();
+    try {
+      run(spark);
+    } finally {
+      spark.stop();
+    }
+  }
+}
