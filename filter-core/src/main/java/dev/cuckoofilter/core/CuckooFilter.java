@@ -744,11 +744,12 @@ public final class CuckooFilter implements Serializable {
   }
 
   /**
-   * Expected false-positive rate of a lookup at the current load (Eq. 5 of the paper with the exact
-   * per-comparison probability {@code 1 / (2^f - 1)}).
+   * Expected false-positive rate of a lookup with the items now stored, stash included:
+   * {@code 1 - (1 - 2 / (m (2^f - 1)))^size()} ({@link Sizing#falsePositiveRate(int, long, long)}), which is
+   * {@code 1 - exp(-2 b alpha / (2^f - 1))} at load alpha in all but the smallest tables.
    */
   public double expectedFpp() {
-    return Sizing.falsePositiveRate(bucketSize, parameters.fingerprintBits(), loadFactor());
+    return Sizing.falsePositiveRate(parameters.fingerprintBits(), bucketCount, size);
   }
 
   /**

@@ -33,6 +33,19 @@ public final class Sizing {
   }
 
   /**
+   * Expected false-positive rate of a lookup in a table of {@code bucketCount} buckets that stores
+   * {@code items} fingerprints (stash included) of {@code fingerprintBits} bits: each stored fingerprint
+   * matches a query with probability {@code 2 / (m (2^f - 1))} (same fingerprint, same bucket pair), so
+   * the rate is {@code 1 - (1 - 2 / (m (2^f - 1)))^items}. {@link #falsePositiveRate(int, int, double)} is
+   * its limit in large tables; in tables of a few buckets, and with stashed items beyond a full table
+   * (a load above 1), only this form is the rate the filter meets.
+   */
+  public static double falsePositiveRate(int fingerprintBits, long bucketCount, long items) {
+    double perEntry = 1.0 / ((double) (1L << fingerprintBits) - 1.0);
+    return -Math.expm1(items * Math.log1p(-2.0 / bucketCount * perEntry));
+  }
+
+  /**
    * Load factor (occupied entries plus stash over entries) up to which a table of
    * {@code bucketCount} buckets, with the default stash, is designed to be filled: inserting
    * {@code designLoad * bucketCount * bucketSize} random items succeeds with high probability.
