@@ -74,16 +74,37 @@ public final class CanonicalBuilder {
     }
   }
 
-  /** Adds an item by its 64-bit hash, in any order (8 bytes are buffered per item until {@link #build}). */
+  /**
+   * Adds an item by its 64-bit hash, in any order (8 bytes are buffered per item until {@link #build}).
+   *
+   * @throws IllegalStateException beyond {@code Integer.MAX_VALUE - 8} items (use {@link #addHashesInPasses})
+   */
   public void addHash(long hash) {
     checkNotBuilt();
     if (any) {
       throw new IllegalStateException("addHash cannot follow addCode");
     }
     if (pendingSize == pending.length) {
-      pending = Arrays.copyOf(pending, Math.max(16, pendingSize + (pendingSize >> 1)));
+      pending = Arrays.copyOf(pending, grownCapacity(pendingSize));
     }
     pending[pendingSize++] = EntryCodes.ofHash(parameters, hash);
+  }
+
+  /** Largest array the JVM allocates (a few header words below Integer.MAX_VALUE). */
+  private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
+
+  /**
+   * The buffer size after {@code size} codes filled it: half as large again, at least 16, at most the
+   * largest array (computed in long: {@code size * 1.5} passes Integer.MAX_VALUE from 1,431,655,766 on).
+   *
+   * @throws IllegalStateException if the buffer is already the largest array
+   */
+  static int grownCapacity(int size) {
+    if (size >= MAX_ARRAY) {
+      throw new IllegalStateException("addHash buffers at most " + MAX_ARRAY + " items (8 bytes each); feed more "
+          + "with addHashesInPasses, which holds only a range of them at a time");
+    }
+    return (int) Math.min(MAX_ARRAY, Math.max(16L, (long) size + (size >> 1)));
   }
 
   /**

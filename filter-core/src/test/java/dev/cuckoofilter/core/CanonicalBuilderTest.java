@@ -14,6 +14,25 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class CanonicalBuilderTest {
+  /**
+   * The buffer of {@link CanonicalBuilder#addHash} grows by half: past 1,431,655,765 codes that size
+   * wrapped to a negative int (a NegativeArraySizeException from deep inside the build). It must grow up to
+   * the largest array and then fail naming the limit and the call that has none. (Checked on the growth
+   * rule: the arrays themselves would need 11 GB.)
+   */
+  @Test
+  void theHashBufferGrowsToTheLargestArrayAndThenFailsClearly() {
+    assertEquals(16, CanonicalBuilder.grownCapacity(0));
+    assertEquals(150, CanonicalBuilder.grownCapacity(100));
+    for (int size : new int[] {1_431_655_765, 1_431_655_766, 1_500_000_000, Integer.MAX_VALUE - 9}) {
+      int grown = CanonicalBuilder.grownCapacity(size);
+      assertTrue(grown > size && grown <= Integer.MAX_VALUE - 8, size + " grows to " + grown);
+    }
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> CanonicalBuilder.grownCapacity(Integer.MAX_VALUE - 8));
+    assertTrue(e.getMessage().contains("addHashesInPasses") && e.getMessage().contains("at most"), e.getMessage());
+  }
+
   @ParameterizedTest(name = "semiSorted={0} b={1} f={2}")
   @CsvSource({"false, 4, 12", "false, 2, 10", "false, 8, 16", "true, 4, 13", "false, 4, 32"})
   void theSameItemsGiveTheSameBytesInAnyOrder(boolean semiSorted, int b, int f) {
