@@ -166,6 +166,20 @@ public final class CanonicalBuilder {
     }
   }
 
+  /**
+   * The buffer size for one range's codes after {@code size} filled it: half as large again plus 16, at
+   * most the largest array (in long: the int sum wrapped to a negative size from 1,431,655,766 on).
+   *
+   * @throws IllegalStateException if the buffer is already the largest array
+   */
+  static int grownRangeCapacity(int size) {
+    if (size >= MAX_ARRAY) {
+      throw new IllegalStateException("more than " + size + " entries in one range of buckets: use a smaller "
+          + "codesPerPass (or a count closer to the number of hashes)");
+    }
+    return (int) Math.min(MAX_ARRAY, (long) size + (size >> 1) + 16);
+  }
+
   /** Collects the codes whose canonical bucket is in {@code [from, to)}. */
   private final class RangeCodes implements LongConsumer {
     long[] codes;
@@ -183,10 +197,7 @@ public final class CanonicalBuilder {
       long bucket = EntryCodes.bucket(code, fingerprintBits);
       if (bucket >= from && bucket < to) {
         if (size == codes.length) {
-          if (size >= Integer.MAX_VALUE - 8) {
-            throw new IllegalStateException("more than " + size + " entries in one range of buckets");
-          }
-          codes = Arrays.copyOf(codes, (int) Math.min(Integer.MAX_VALUE - 8, size + (size >> 1) + 16L));
+          codes = Arrays.copyOf(codes, grownRangeCapacity(size));
         }
         codes[size++] = code;
       }

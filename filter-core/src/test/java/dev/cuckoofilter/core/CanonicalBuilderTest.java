@@ -33,6 +33,18 @@ class CanonicalBuilderTest {
     assertTrue(e.getMessage().contains("addHashesInPasses") && e.getMessage().contains("at most"), e.getMessage());
   }
 
+  /** The same for the codes of one range of buckets in {@link CanonicalBuilder#addHashesInPasses}. */
+  @Test
+  void theBufferOfAPassGrowsToTheLargestArrayAndThenFailsClearly() {
+    for (int size : new int[] {0, 100, 1_431_655_750, 1_431_655_766, 1_500_000_000, Integer.MAX_VALUE - 9}) {
+      int grown = CanonicalBuilder.grownRangeCapacity(size);
+      assertTrue(grown > size && grown <= Integer.MAX_VALUE - 8, size + " grows to " + grown);
+    }
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> CanonicalBuilder.grownRangeCapacity(Integer.MAX_VALUE - 8));
+    assertTrue(e.getMessage().contains("codesPerPass"), e.getMessage());
+  }
+
   @ParameterizedTest(name = "semiSorted={0} b={1} f={2}")
   @CsvSource({"false, 4, 12", "false, 2, 10", "false, 8, 16", "true, 4, 13", "false, 4, 32"})
   void theSameItemsGiveTheSameBytesInAnyOrder(boolean semiSorted, int b, int f) {
