@@ -6,6 +6,7 @@ import static dev.cuckoofilter.spark.util.ScalaCollections.seq;
 import dev.cuckoofilter.core.CanonicalBuilder;
 import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.core.EntryCodes;
+import dev.cuckoofilter.core.FilterFullException;
 import dev.cuckoofilter.core.FilterParameters;
 import dev.cuckoofilter.core.format.FilterFormat;
 import dev.cuckoofilter.core.sizing.Sizing;
@@ -147,7 +148,15 @@ public final class FilterUpdater {
         inserted++;
       }
     }
-    return new UpdateResult(CanonicalBuilder.canonical(updated), inserted, removed, kept, false, null);
+    CuckooFilter canonical;
+    try {
+      canonical = CanonicalBuilder.canonical(updated);
+    } catch (FilterFullException e) {
+      // Whether a nearly full table takes its entries depends on their order: a filter filled one add at a time
+      // (in plain Java, up to its first failed insert) may not take them all in canonical order.
+      return rebuild(change.current, keyColumns, fpp, "the filter is too full to lay out its entries canonically");
+    }
+    return new UpdateResult(canonical, inserted, removed, kept, false, null);
   }
 
   /**

@@ -3,11 +3,13 @@ package dev.cuckoofilter.spark.update;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoofilter.core.CanonicalBuilder;
 import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.core.EntryCodes;
+import dev.cuckoofilter.core.FilterFullException;
 import dev.cuckoofilter.core.FilterParameters;
 import dev.cuckoofilter.core.hash.CuckooHash;
 import dev.cuckoofilter.spark.CuckooFilters;
@@ -334,6 +336,26 @@ class FilterUpdaterTest {
     }
     assertTrue(r.filter().parameters().expectedItems() >= 15_000, "room to grow: " + r.filter());
     assertEquals(0.001, r.filter().parameters().targetFpp(), 1e-12);
+  }
+
+  /**
+   * A filter filled in plain Java up to its first failed insert may not take its own entries in canonical order
+   * (whether a nearly full table takes them depends on the order): the update rebuilds it instead of failing.
+   */
+  @Test
+  void aFilterTooFullForTheCanonicalLayoutIsRebuilt() throws Exception {
+    CuckooFilter f = CuckooFilter.builder().bucketSize(4).fingerprintBits(12).bucketCount(256).seed(0).build();
+    List<long[]> data = new ArrayList<>();
+    for (long k = 0; f.add(k * 7919); k++) {
+      data.add(new long[] {k * 7919, k});
+    }
+    assertThrows(FilterFullException.class, () -> CanonicalBuilder.canonical(f), "the premise: " + f);
+    UpdateResult r = FilterUpdater.update(f, ChangeSet.of(rows(List.of()), rows(List.of()), rows(data)), "k");
+    assertTrue(r.rebuilt(), r.summary());
+    assertTrue(r.rebuildReason().contains("too full"), r.rebuildReason());
+    for (long[] row : data) {
+      assertTrue(r.filter().mightContain(row[0]), "key " + row[0]);
+    }
   }
 
   /** A filter of the rows' keys sized for {@code expectedItems} at {@code fpp}, its parameters recording no target rate. */
