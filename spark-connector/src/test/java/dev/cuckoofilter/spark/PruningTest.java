@@ -217,7 +217,10 @@ class PruningTest {
         spark.table("small").sample(0.5),
         // max_by breaks the ties of a group (every id of it has the same g) by arrival order.
         spark.table("small").selectExpr("id % 10 AS g", "id").groupBy("g").agg(
-            org.apache.spark.sql.functions.expr("max_by(id, g)").as("id")))) {
+            org.apache.spark.sql.functions.expr("max_by(id, g)").as("id")),
+        // ...also inside a subquery of the side.
+        spark.table("small").where("id < (SELECT payload FROM big WHERE payload % 7 = 3 LIMIT 1)"),
+        spark.table("small").where("info IN (SELECT first(payload) FROM big GROUP BY id % 50)"))) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
           () -> CuckooFilters.join(big, unstable, List.of("id"), "inner"));
       assertTrue(e.getMessage().contains("not repeatable"), e.getMessage());

@@ -7,6 +7,7 @@ import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NthValue;
 import org.apache.spark.sql.catalyst.expressions.RowFrame$;
 import org.apache.spark.sql.catalyst.expressions.SpecifiedWindowFrame;
+import org.apache.spark.sql.catalyst.expressions.SubqueryExpression;
 import org.apache.spark.sql.catalyst.expressions.UnboundedFollowing$;
 import org.apache.spark.sql.catalyst.expressions.UnboundedPreceding$;
 import org.apache.spark.sql.catalyst.expressions.WindowExpression;
@@ -118,7 +119,8 @@ public final class JoinPruning {
    * {@code max_by}, {@code min_by}, {@code mode}), lists its inputs in arrival order ({@code collect_list},
    * {@code collect_set}) or summarizes them approximately in that order ({@code percentile_approx},
    * {@code histogram_numeric}); or a window function over a ROWS frame ({@code row_number()}, {@code lag()},
-   * running sums) whose ties may be broken either way.
+   * running sums) whose ties may be broken either way. Subqueries count as part of the plan: a limit in an
+   * {@code IN (SELECT ... LIMIT n)} picks the side's rows as much as one of the side's own.
    */
   public static boolean repeatable(LogicalPlan plan) {
     return !plan.exists(new AbstractFunction1<LogicalPlan, Object>() {
@@ -135,7 +137,8 @@ public final class JoinPruning {
           if (!e.deterministic() || e.exists(new AbstractFunction1<Expression, Object>() {
             @Override
             public Object apply(Expression x) {
-              return x instanceof First
+              return x instanceof SubqueryExpression && !repeatable(((SubqueryExpression) x).plan())
+                  || x instanceof First
                   || x instanceof Last
                   || x instanceof AnyValue
                   || x instanceof MaxMinBy

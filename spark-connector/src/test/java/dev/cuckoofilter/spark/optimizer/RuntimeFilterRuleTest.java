@@ -163,6 +163,29 @@ class RuntimeFilterRuleTest {
   }
 
   @Test
+  void neverBuildsFromASideWhoseSubqueryMayNotRepeat() {
+    shuffledJoinsOverSmallTables();
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    // A limit or an arrival-order aggregate inside an IN, EXISTS or scalar subquery of the dim side makes that side
+    // as unrepeatable as one of its own: the filter's run of it may keep other dim rows than the join's run.
+    for (String side : List.of(
+        "SELECT k FROM dim WHERE k IN (SELECT v FROM fact WHERE g = 1 LIMIT 300)",
+        "SELECT k FROM dim d WHERE EXISTS (SELECT 1 FROM (SELECT v FROM fact WHERE g = 1 LIMIT 300) g WHERE g.v = d.k)",
+        "SELECT k FROM dim WHERE k < (SELECT v FROM fact WHERE g = 1 LIMIT 1)",
+        "SELECT k FROM dim WHERE k < (SELECT first(v) FROM fact WHERE g = 1)",
+        "SELECT k FROM dim WHERE segment IN (SELECT any_value(g) FROM fact GROUP BY v % 3)")) {
+      String sql = "SELECT f.k, f.v FROM fact f JOIN (" + side + ") d ON f.k = d.k";
+      compareWithRuleOnAndOff(sql);
+      assertFalse(buildsFrom(spark.sql(sql), 4000), sql);
+    }
+    // A repeatable subquery still builds.
+    String sql = "SELECT f.k, f.v FROM fact f JOIN (SELECT k FROM dim WHERE k IN (SELECT v FROM fact WHERE g = 1)) d "
+        + "ON f.k = d.k";
+    compareWithRuleOnAndOff(sql);
+    assertTrue(buildsFrom(spark.sql(sql), 4000), sql);
+  }
+
+  @Test
   void aSideFilteredByAnInOrExistsSubqueryKeepsItsKeys() {
     shuffledJoinsOverSmallTables();
     // The rule runs before Spark rewrites IN / EXISTS subqueries into joins, and that rewrite never reaches the
