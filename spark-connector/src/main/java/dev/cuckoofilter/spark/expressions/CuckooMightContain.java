@@ -29,6 +29,10 @@ import scala.collection.Seq;
  * evaluated once) or a {@link FilterReference}. Whole-stage code generation inlines the probe: per row it
  * hashes the key components and probes the filter, allocating nothing; the filter itself is obtained
  * once per generated class from a {@link FilterHandle}.
+ *
+ * <p>A probe the optimizer adds by itself ({@link #keepingRowsWhoseKeysFail}) keeps a row whose key fails to
+ * evaluate (an ANSI cast of a malformed string): Spark may push it below joins and filters that kept such rows
+ * from the key's evaluation in the query as written, and the query must not fail where it ran before.
  */
 public final class CuckooMightContain extends JavaExpression {
   public static final String NAME = "cuckoo_might_contain";
@@ -36,14 +40,22 @@ public final class CuckooMightContain extends JavaExpression {
   private final Expression filter;
   private final Seq<Expression> keys;
   private final PruneMetrics metrics;
+  private final boolean keepRowsWhoseKeysFail;
   private transient FilterHandle handle;
   private transient List<Expression> components;
 
   /** @param keys the key columns; struct-typed keys count as their fields (composite keys) */
   public CuckooMightContain(Expression filter, Seq<Expression> keys, PruneMetrics metrics) {
+    this(filter, keys, metrics, false);
+  }
+
+  /** @param keepRowsWhoseKeysFail whether a row whose key throws is kept (true) instead of failing the task */
+  public CuckooMightContain(Expression filter, Seq<Expression> keys, PruneMetrics metrics,
+      boolean keepRowsWhoseKeysFail) {
     this.filter = filter;
     this.keys = keys;
     this.metrics = metrics;
+    this.keepRowsWhoseKeysFail = keepRowsWhoseKeysFail;
   }
 
   public static CuckooMightContain create(Expression filter, List<Expression> keys) {
@@ -70,23 +82,31 @@ public final class CuckooMightContain extends JavaExpression {
 
   /** This probe, counting its rows in {@code metrics}. */
   public CuckooMightContain withMetrics(PruneMetrics metrics) {
-    return new CuckooMightContain(filter, keys, metrics);
+    return new CuckooMightContain(filter, keys, metrics, keepRowsWhoseKeysFail);
   }
 
-  /** The filter and the keys: metrics only observe, so they take no part in equality. */
+  /**
+   * This probe, keeping (as a possible match) each row whose key throws when evaluated, for probes the query did
+   * not ask for: the row then meets the join, or whatever dropped it before the probe was pushed past it.
+   */
+  public CuckooMightContain keepingRowsWhoseKeysFail() {
+    return new CuckooMightContain(filter, keys, metrics, true);
+  }
+
+  /** The filter, the keys and the error handling: metrics only observe, so they take no part in equality. */
   @Override
   protected List<Object> arguments() {
-    return List.of(filter, keys);
+    return List.of(filter, keys, keepRowsWhoseKeysFail);
   }
 
   @Override
   public int productArity() {
-    return 3;
+    return 4;
   }
 
   @Override
   public Object productElement(int n) {
-    return n == 2 ? metrics : arguments().get(n);
+    return n == 0 ? filter : n == 1 ? keys : n == 2 ? metrics : keepRowsWhoseKeysFail;
   }
 
   @Override
@@ -100,7 +120,7 @@ public final class CuckooMightContain extends JavaExpression {
   @Override
   public Expression withNewChildrenInternal(IndexedSeq<Expression> newChildren) {
     List<Expression> c = list(newChildren);
-    return new CuckooMightContain(c.get(0), seq(c.subList(1, c.size())), metrics);
+    return new CuckooMightContain(c.get(0), seq(c.subList(1, c.size())), metrics, keepRowsWhoseKeysFail);
   }
 
   @Override
@@ -195,21 +215,32 @@ public final class CuckooMightContain extends JavaExpression {
     if (components == null) {
       components = KeyHashing.flatten(list(keys));
     }
-    for (Expression key : components) {
-      Object v = key.eval(input);
-      if (v == null) {
-        if (metrics != null) {
-          metrics.count(false);
-        }
-        return false;
+    boolean kept;
+    try {
+      kept = mightContain(f, hash, input);
+    } catch (RuntimeException e) {
+      if (!keepRowsWhoseKeysFail) {
+        throw e;
       }
-      hash = KeyHashing.hashObject(v, key.dataType(), hash);
+      kept = true;
     }
-    boolean kept = f.mightContainHash(hash);
     if (metrics != null) {
       metrics.count(kept);
     }
     return kept;
+  }
+
+  /** Whether the row's key may be in {@code f}: false for a null key. */
+  private boolean mightContain(CuckooFilter f, long seed, InternalRow input) {
+    long hash = seed;
+    for (Expression key : components) {
+      Object v = key.eval(input);
+      if (v == null) {
+        return false;
+      }
+      hash = KeyHashing.hashObject(v, key.dataType(), hash);
+    }
+    return f.mightContainHash(hash);
   }
 
   @Override
@@ -228,15 +259,24 @@ public final class CuckooMightContain extends JavaExpression {
     String nullKey = ctx.freshName("cuckooNullKey");
     code.append("long ").append(hash).append(" = ").append(filterVar).append(".seed();\n");
     code.append("boolean ").append(nullKey).append(" = false;\n");
+    String keyFailed = ctx.freshName("cuckooKeyFailed");
+    code.append("boolean ").append(keyFailed).append(" = false;\n");
+    if (keepRowsWhoseKeysFail) {
+      code.append("try {\n");
+    }
     for (Expression key : KeyHashing.flatten(list(keys))) {
       ExprCode k = key.genCode(ctx);
       code.append(k.code()).append('\n');
       code.append("if (").append(k.isNull()).append(") { ").append(nullKey).append(" = true; } else { ")
           .append(KeyHashing.genFold(key.dataType(), k.value().toString(), hash)).append(" }\n");
     }
+    if (keepRowsWhoseKeysFail) {
+      code.append("} catch (RuntimeException ").append(ctx.freshName("cuckooKeyError")).append(") {\n")
+          .append(keyFailed).append(" = true;\n}\n");
+    }
     code.append("boolean ").append(ev.isNull()).append(" = false;\n");
-    code.append("boolean ").append(ev.value()).append(" = !").append(nullKey).append(" && ").append(filterVar)
-        .append(".mightContainHash(").append(hash).append(");\n");
+    code.append("boolean ").append(ev.value()).append(" = ").append(keyFailed).append(" || !").append(nullKey)
+        .append(" && ").append(filterVar).append(".mightContainHash(").append(hash).append(");\n");
     if (metrics != null) {
       String metricsRef = ctx.addReferenceObj("cuckooMetrics", metrics, PruneMetrics.class.getName());
       code.append(metricsRef).append(".count(").append(ev.value()).append(");\n");

@@ -269,13 +269,16 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
   /**
    * {@code application} filtered by {@code probe}, which counts the rows it sees and keeps in accumulators
    * named after its keys (the Spark UI; {@code CuckooFilters.pruneMetrics} after an action). Injected after
-   * constraint propagation, the probe is not copied elsewhere in the plan, so its counts are its own.
+   * constraint propagation, the probe is not copied elsewhere in the plan, so its counts are its own. It keeps
+   * a row whose key throws: push-down may move it below a join or filter that kept that row from the key's
+   * evaluation in the query (an ANSI cast of a string that only the rows failing an inner join hold).
    */
   private Filter counted(Expression probe, LogicalPlan application) {
     CuckooMightContain p = (CuckooMightContain) probe;
     String keys = list(p.keys()).stream().map(Expression::sql).collect(Collectors.joining(", "));
     String kind = p.filterExpression() instanceof ScalarSubquery ? "cuckoo runtime filter" : "stored cuckoo filter";
-    return new Filter(p.withMetrics(PruneMetrics.register(session.sparkContext(), kind + " on " + keys)), application);
+    return new Filter(p.withMetrics(PruneMetrics.register(session.sparkContext(), kind + " on " + keys))
+        .keepingRowsWhoseKeysFail(), application);
   }
 
   /**

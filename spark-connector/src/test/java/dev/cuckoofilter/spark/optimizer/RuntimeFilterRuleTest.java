@@ -186,6 +186,32 @@ class RuntimeFilterRuleTest {
   }
 
   @Test
+  void aKeyThatFailsOnlyOnRowsTheJoinNeverSeesDoesNotFailTheQuery() {
+    shuffledJoinsOverSmallTables();
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    spark.conf().set("spark.sql.ansi.enabled", "true");
+    try {
+      // Only fact rows whose v is a dim key (a multiple of 7) reach the outer join, and their s casts to a number;
+      // the others' 'x' does not, under ANSI. Spark pushes the injected probe below the inner join, onto every row
+      // of fact: the cast failed there with CAST_INVALID_INPUT, in a query that runs without the rule.
+      String sql = "SELECT x.v, d.name FROM (SELECT fs.* FROM (SELECT v, CASE WHEN v % 7 = 0 THEN CAST(k AS STRING) "
+          + "ELSE 'x' END AS s FROM fact) fs JOIN (SELECT k AS dk FROM dim WHERE name LIKE 'd1%') e "
+          + "ON fs.v = e.dk) x JOIN dim d ON CAST(x.s AS BIGINT) = d.k WHERE d.segment < 2";
+      assertTrue(compareWithRuleOnAndOff(sql), sql);
+      // The probe compiled into the stage, and interpreted.
+      spark.conf().set("spark.sql.codegen.wholeStage", "false");
+      spark.conf().set("spark.sql.codegen.factoryMode", "NO_CODEGEN");
+      assertTrue(compareWithRuleOnAndOff(sql), sql);
+      spark.conf().set(RuntimeFilterConf.ENABLED, "false");
+      assertTrue(spark.sql(sql).count() > 0, "the test joins rows");
+    } finally {
+      for (String key : List.of("spark.sql.ansi.enabled", "spark.sql.codegen.wholeStage", "spark.sql.codegen.factoryMode")) {
+        spark.conf().unset(key);
+      }
+    }
+  }
+
+  @Test
   void aSideFilteredByAnInOrExistsSubqueryKeepsItsKeys() {
     shuffledJoinsOverSmallTables();
     // The rule runs before Spark rewrites IN / EXISTS subqueries into joins, and that rewrite never reaches the
