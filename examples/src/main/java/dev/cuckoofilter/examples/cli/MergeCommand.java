@@ -5,6 +5,7 @@ import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.examples.common.ExitCodes;
 import dev.cuckoofilter.examples.common.InputException;
 import dev.cuckoofilter.examples.common.Publishing;
+import dev.cuckoofilter.spark.store.FilterMetadata;
 import dev.cuckoofilter.spark.store.FilterStore;
 import dev.cuckoofilter.spark.store.FilterVersion;
 import dev.cuckoofilter.spark.store.StoredVersion;
@@ -41,7 +42,10 @@ final class MergeCommand extends StoreCommand {
 
   @Override
   public Integer call() throws Exception {
-    FilterStore target = into != null ? openForPublishing(into, "--into") : null; // checked before any work
+    // The target is read before the inputs: the merge replaces its latest version, so a version published there
+    // while the merge runs (an update, another merge) must make the publish a conflict, not be replaced unseen.
+    FilterStore target = into != null ? openForPublishing(into, "--into") : open(first.location(), "location");
+    long parent = target.latest().map(FilterVersion::version).orElse(FilterMetadata.NO_PARENT);
     StoredVersion a = read(first);
     StoredVersion b = read(second);
     requireComparable(a, b, "merge");
@@ -66,9 +70,8 @@ final class MergeCommand extends StoreCommand {
     out.println("merged " + name(b) + " into " + name(a) + ": " + counts[0] + " entries added, " + counts[1]
         + " already present");
     out.println("the union: " + Publishing.statistics(merged));
-    FilterStore store = target != null ? target : open(a.version().location(), "location");
-    FilterVersion published = Publishing.publishNext(store, merged, a.metadata().keyColumnsJson(),
-        source != null ? source : "merge of " + name(a) + " and " + name(b), "cuckoo " + spec.name());
+    FilterVersion published = Publishing.publishOn(target, parent, merged, a.metadata().keyColumnsJson(),
+        source != null ? source : "merge of " + name(a) + " and " + name(b), "cuckoo " + spec.name(), false);
     out.println("published " + published);
     return ExitCodes.OK;
   }

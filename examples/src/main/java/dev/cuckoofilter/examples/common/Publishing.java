@@ -41,6 +41,18 @@ public final class Publishing {
   public static FilterVersion publishNext(FilterStore store, CuckooFilter filter, String keyColumnsJson,
       String source, String createdBy, boolean newKeys) throws IOException {
     long parent = store.latest().map(FilterVersion::version).orElse(FilterMetadata.NO_PARENT);
+    return publishOn(store, parent, filter, keyColumnsJson, source, createdBy, newKeys);
+  }
+
+  /**
+   * Publishes {@code filter} as the version after {@code parent} ({@link FilterMetadata#NO_PARENT} for the first),
+   * which must still be the latest version: for commands that read the location before computing the filter, so
+   * that a version published meanwhile makes the publish a conflict instead of being replaced unseen.
+   *
+   * @throws dev.cuckoofilter.spark.store.FilterConflictException if a version after {@code parent} exists
+   */
+  public static FilterVersion publishOn(FilterStore store, long parent, CuckooFilter filter, String keyColumnsJson,
+      String source, String createdBy, boolean newKeys) throws IOException {
     VersionMetadata metadata = VersionMetadata.of(filter, keyColumnsJson, source, parent)
         .withProperties(Map.of(CREATED_BY, createdBy));
     return newKeys ? store.publishWithNewKeys(filter, metadata) : store.publish(filter, metadata);
