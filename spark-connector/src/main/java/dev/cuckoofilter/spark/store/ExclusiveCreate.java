@@ -172,8 +172,28 @@ abstract class ExclusiveCreate {
       }
       try (out) {
         out.write(content);
+      } catch (IOException e) {
+        // The name is this writer's (the create succeeded), and a record cut short would stay as a damaged version
+        // that every reader of the latest version trips over: remove it unless it holds the whole record (then
+        // the commit's caller reads it back and finds the commit made).
+        if (!holds(file, content)) {
+          try {
+            fs.delete(file, false);
+          } catch (IOException d) {
+            e.addSuppressed(d);
+          }
+        }
+        throw e;
       }
       return true;
+    }
+
+    private boolean holds(Path file, byte[] content) {
+      try (java.io.InputStream in = fs.open(file)) {
+        return java.util.Arrays.equals(in.readNBytes(content.length + 1), content);
+      } catch (IOException e) {
+        return false;
+      }
     }
 
     @Override
