@@ -9,7 +9,6 @@ import dev.cuckoofilter.spark.store.StoredVersion;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -74,12 +73,9 @@ abstract class StoreCommand implements Callable<Integer> {
    * still there (retention and removals delete the record first, then the data file), null if it was removed.
    */
   static StoredFilterCorruptException dataFileMissing(FilterStore store, long version) throws IOException {
-    if (version < 1 || !store.versionNumbers().contains(version)) {
-      return null;
-    }
-    String record = store.location() + "/versions/" + String.format(Locale.ROOT, "%020d", version) + ".json";
-    return new StoredFilterCorruptException(store.location(), version, record, "the data file it names is missing "
-        + "(a removed version loses its commit record first, so this one was damaged, not removed)");
+    IOException damaged = Locations.damagedIfRecorded(store, new FilterVersionNotFoundException(store.location(),
+        version, "version " + version + " not found"));
+    return damaged instanceof StoredFilterCorruptException ? (StoredFilterCorruptException) damaged : null;
   }
 
   /** "location version N". */

@@ -1,10 +1,13 @@
 package dev.cuckoofilter.examples.common;
 
 import dev.cuckoofilter.spark.store.FilterStore;
+import dev.cuckoofilter.spark.store.FilterVersionNotFoundException;
+import dev.cuckoofilter.spark.store.StoredFilterCorruptException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -69,6 +72,26 @@ public final class Locations {
           + "location's versions/ and data/ (" + describe(foreign) + "); publish to a new or empty directory");
     }
     return store;
+  }
+
+  /**
+   * What a read that found a version's data file gone means: the version is damaged if its commit record is still
+   * there (retention and removals delete the record first, then the data file, and never the latest version), so
+   * the {@link StoredFilterCorruptException} naming the record is returned; otherwise {@code notFound} itself (the
+   * version was removed, or never existed).
+   */
+  public static IOException damagedIfRecorded(FilterStore store, FilterVersionNotFoundException notFound)
+      throws IOException {
+    long version = notFound.version();
+    if (version < 1 || !store.versionNumbers().contains(version)) {
+      return notFound;
+    }
+    String record = store.location() + "/versions/" + String.format(Locale.ROOT, "%020d", version) + ".json";
+    StoredFilterCorruptException damaged = new StoredFilterCorruptException(store.location(), version, record,
+        "the data file it names is missing (a removed version loses its commit record first, so this one was "
+            + "damaged, not removed)");
+    damaged.initCause(notFound);
+    return damaged;
   }
 
   private static FilterStore openStore(String location, Configuration conf, String what) throws IOException {

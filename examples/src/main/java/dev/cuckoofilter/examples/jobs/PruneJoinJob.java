@@ -8,6 +8,7 @@ import dev.cuckoofilter.examples.common.Locations;
 import dev.cuckoofilter.spark.SparkCuckooFilter;
 import dev.cuckoofilter.spark.prune.JoinPruning;
 import dev.cuckoofilter.spark.store.FilterStore;
+import dev.cuckoofilter.spark.store.FilterVersionNotFoundException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -190,11 +191,15 @@ public final class PruneJoinJob extends SparkJob {
   }
 
   private SparkCuckooFilter storedFilter(FilterStore store, SparkSession spark) throws IOException {
-    if (load == Load.AUTO) {
-      return version > 0 ? store.sparkFilter(spark, version) : store.sparkFilterLatest(spark);
+    try {
+      if (load == Load.AUTO) {
+        return version > 0 ? store.sparkFilter(spark, version) : store.sparkFilterLatest(spark);
+      }
+      boolean broadcast = load == Load.BROADCAST;
+      return version > 0 ? store.sparkFilter(spark, version, broadcast) : store.sparkFilterLatest(spark, broadcast);
+    } catch (FilterVersionNotFoundException e) {
+      throw Locations.damagedIfRecorded(store, e); // a data file missing under its commit record: damaged
     }
-    boolean broadcast = load == Load.BROADCAST;
-    return version > 0 ? store.sparkFilter(spark, version, broadcast) : store.sparkFilterLatest(spark, broadcast);
   }
 
   /** Equally named keys join with {@code USING} (one copy of each key column), others on equality. */

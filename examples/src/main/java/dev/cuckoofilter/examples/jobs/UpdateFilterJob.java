@@ -7,6 +7,7 @@ import dev.cuckoofilter.examples.common.Publishing;
 import dev.cuckoofilter.spark.store.FilterConflictException;
 import dev.cuckoofilter.spark.store.FilterStore;
 import dev.cuckoofilter.spark.store.FilterVersion;
+import dev.cuckoofilter.spark.store.FilterVersionNotFoundException;
 import dev.cuckoofilter.spark.store.StoredFilter;
 import dev.cuckoofilter.spark.update.ChangeSet;
 import dev.cuckoofilter.spark.update.FilterUpdater;
@@ -117,7 +118,12 @@ public final class UpdateFilterJob extends SparkJob {
     if (baseVersion > 0) {
       requireLatest(store, baseVersion);
     }
-    StoredFilter base = baseVersion > 0 ? store.read(baseVersion) : store.readLatest();
+    StoredFilter base;
+    try {
+      base = baseVersion > 0 ? store.read(baseVersion) : store.readLatest();
+    } catch (FilterVersionNotFoundException e) {
+      throw Locations.damagedIfRecorded(store, e); // a data file missing under its commit record: damaged
+    }
     List<StructField> keys = base.metadata().keyColumns();
     ChangeSet changeSet;
     String described;

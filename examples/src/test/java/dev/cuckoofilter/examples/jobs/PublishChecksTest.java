@@ -163,4 +163,41 @@ class PublishChecksTest {
         store.readLatest().metadata().keyColumns());
     assertEquals(3, store.readLatest().version().version());
   }
+
+  /**
+   * A version whose commit record is there but whose data file is gone is damaged (retention deletes the record
+   * first, and never the latest version): the jobs report it with exit code 4 naming the record, as the tool does,
+   * not as a version that was removed.
+   */
+  @Test
+  void aVersionWhoseDataFileIsMissingIsDamaged() throws IOException {
+    FilterStore store = published("lost-data");
+    java.nio.file.Path data;
+    try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(Path.of(location("lost-data"),
+        "data"))) {
+      data = files.filter(p -> p.getFileName().toString().endsWith(".ckf")).findFirst().orElseThrow();
+    }
+    java.nio.file.Files.delete(data);
+    String damaged = "location " + store.location() + ", version 1: file " + store.location()
+        + "/versions/00000000000000000001.json is corrupt: the data file it names is missing";
+
+    Result update = inProcess(new UpdateFilterJob(), "--location", location("lost-data"), "--added", added, "--current",
+        customers);
+    assertEquals(ExitCodes.CORRUPT, update.exitCode(), update.describe());
+    assertTrue(update.stderr().startsWith("update-filter: error: " + damaged), update.describe());
+    Result base = inProcess(new UpdateFilterJob(), "--location", location("lost-data"), "--base-version", "1", "--added",
+        added, "--current", customers);
+    assertEquals(ExitCodes.CORRUPT, base.exitCode(), base.describe());
+    assertTrue(base.stderr().startsWith("update-filter: error: " + damaged), base.describe());
+    assertEquals(List.of(1L), store.versionNumbers());
+
+    for (String load : List.of("broadcast", "auto")) {
+      Result prune = inProcess(new PruneJoinJob(), "--location", location("lost-data"), "--input", orders, "--keys",
+          "customer_id", "--join-with", customers, "--join-keys", "id", "--load", load, "--output",
+          dir.resolve("never-" + load).toString());
+      assertEquals(ExitCodes.CORRUPT, prune.exitCode(), prune.describe());
+      assertTrue(prune.stderr().startsWith("prune-join: error: " + damaged), prune.describe());
+      assertFalse(prune.stderr().contains("\tat "), "no stack trace: " + prune.describe());
+    }
+  }
 }
