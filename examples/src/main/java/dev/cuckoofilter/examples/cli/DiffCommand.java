@@ -5,6 +5,7 @@ import dev.cuckoofilter.examples.common.ExitCodes;
 import dev.cuckoofilter.spark.store.StoredVersion;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -25,11 +26,16 @@ final class DiffCommand extends StoreCommand {
       description = "The second filter.")
   FilterRef second;
 
+  @Option(names = "--ignore-key-names",
+      description = "Accept composite keys whose column names differ (the same columns, in the same order, named "
+          + "otherwise); by default they are refused, as (a, b) and (b, a) would hash alike only by accident.")
+  boolean ignoreKeyNames;
+
   @Override
   public Integer call() throws Exception {
     StoredVersion a = read(first);
     StoredVersion b = read(second);
-    requireComparable(a, b, "compare");
+    requireComparable(a, b, "compare", ignoreKeyNames);
     long[] onlyInA = {0};
     long[] inBoth = {0};
     long[] onlyInB = {0};

@@ -2,6 +2,7 @@ package dev.cuckoofilter.examples.cli;
 
 import dev.cuckoofilter.core.CanonicalBuilder;
 import dev.cuckoofilter.core.CuckooFilter;
+import dev.cuckoofilter.core.FilterFullException;
 import dev.cuckoofilter.examples.common.ExitCodes;
 import dev.cuckoofilter.examples.common.InputException;
 import dev.cuckoofilter.examples.common.Publishing;
@@ -40,6 +41,11 @@ final class MergeCommand extends StoreCommand {
       description = "Recorded in the metadata (default: \"merge of A and B\" with their versions).")
   String source;
 
+  @Option(names = "--ignore-key-names",
+      description = "Accept composite keys whose column names differ (the same columns, in the same order, named "
+          + "otherwise); by default they are refused, as (a, b) and (b, a) would hash alike only by accident.")
+  boolean ignoreKeyNames;
+
   @Override
   public Integer call() throws Exception {
     // The target is read before the inputs: the merge replaces its latest version, so a version published there
@@ -48,7 +54,7 @@ final class MergeCommand extends StoreCommand {
     long parent = target.latest().map(FilterVersion::version).orElse(FilterMetadata.NO_PARENT);
     StoredVersion a = read(first);
     StoredVersion b = read(second);
-    requireComparable(a, b, "merge");
+    requireComparable(a, b, "merge", ignoreKeyNames);
     CuckooFilter union = a.filter().copy();
     long[] counts = new long[3]; // added, already present, did not fit
     b.filter().forEachEntryCode(code -> {
@@ -65,7 +71,14 @@ final class MergeCommand extends StoreCommand {
           + counts[2] + " of B's entries could not be placed (" + a.filter().size() + " + " + counts[0] + " entries, "
           + "capacity " + a.filter().capacity() + "); build a larger filter of both datasets instead");
     }
-    CuckooFilter merged = CanonicalBuilder.canonical(union);
+    CuckooFilter merged;
+    try {
+      merged = CanonicalBuilder.canonical(union);
+    } catch (FilterFullException e) { // a nearly full table may take the entries in one order but not another
+      throw new InputException("the union of " + name(a) + " and " + name(b) + " is too full to lay out canonically in "
+          + "A's table (" + union.size() + " entries, capacity " + union.capacity() + "); build a larger filter of both "
+          + "datasets instead");
+    }
     PrintWriter out = out();
     out.println("merged " + name(b) + " into " + name(a) + ": " + counts[0] + " entries added, " + counts[1]
         + " already present");

@@ -87,21 +87,35 @@ abstract class StoreCommand implements Callable<Integer> {
    * Requires two filters whose entries mean the same: keys that hash alike, and the same geometry and seed
    * (then equal entry codes stand for the same keys).
    *
+   * Composite keys must also have the same column names in the same order (case aside), unless
+   * {@code ignoreKeyNames}: a composite key hashes its components in order, so (a, b) and (b, a) of the same types
+   * pass the type check, yet equal entries would stand for other keys.
+   *
    * @param action what is refused, for the message ("merge", "compare")
    * @throws InputException naming the key columns or the first parameter that differs
    */
-  static void requireComparable(StoredVersion a, StoredVersion b, String action) {
+  static void requireComparable(StoredVersion a, StoredVersion b, String action, boolean ignoreKeyNames) {
     List<KeySchema.Column> aKeys = KeySchema.columns(a.metadata().keyColumnsJson());
     List<KeySchema.Column> bKeys = KeySchema.columns(b.metadata().keyColumnsJson());
     if (!categories(aKeys).equals(categories(bKeys))) {
       throw new InputException("cannot " + action + " " + name(a) + " and " + name(b) + ": their keys differ ("
           + KeySchema.describe(aKeys) + " vs " + KeySchema.describe(bKeys) + ")");
     }
+    if (aKeys.size() > 1 && !ignoreKeyNames && !lowerCaseNames(aKeys).equals(lowerCaseNames(bKeys))) {
+      throw new InputException("cannot " + action + " " + name(a) + " and " + name(b) + ": their composite keys have "
+          + "other column names (" + KeySchema.describe(aKeys) + " vs " + KeySchema.describe(bKeys) + "), and a "
+          + "composite key hashes its columns in order; if the columns are the same, in the same order, under other "
+          + "names, add --ignore-key-names");
+    }
     String difference = a.filter().parameters().compatibilityDifference(b.filter().parameters());
     if (difference != null) {
       throw new InputException("cannot " + action + " " + name(a) + " and " + name(b) + ": " + difference
           + "; only filters sized alike (same geometry and seed) hold comparable entries");
     }
+  }
+
+  private static List<String> lowerCaseNames(List<KeySchema.Column> keyColumns) {
+    return keyColumns.stream().map(c -> c.name().toLowerCase(java.util.Locale.ROOT)).toList();
   }
 
   private static List<String> categories(List<KeySchema.Column> keyColumns) {

@@ -104,6 +104,39 @@ class CuckooCliRefusalsTest {
     assertTrue(rekeyed.stdout().contains("version 2"), rekeyed.describe());
   }
 
+  /**
+   * Composite keys of the same types in another column order hash other keys alike: merging or comparing them is
+   * refused unless the user says the names differ but the columns are the same.
+   */
+  @Test
+  void compositeKeysWithOtherColumnNamesAreNotMergedUnlessAsked() throws IOException {
+    Path file = dir.resolve("pairs").resolve("part-0.parquet");
+    MessageType schema = MessageTypeParser.parseMessageType("message m { required int64 a; required int64 b; }");
+    SimpleGroupFactory rows = new SimpleGroupFactory(schema);
+    try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(file.toUri()))
+        .withType(schema).withConf(new Configuration()).build()) {
+      for (long i = 0; i < 200; i++) {
+        writer.write(rows.newGroup().append("a", i).append("b", 1000 + i));
+      }
+    }
+    String pairs = file.getParent().toString();
+    for (String[] build : List.of(new String[] {"a,b", "ab"}, new String[] {"b,a", "ba"}, new String[] {"A,B", "AB"})) {
+      ChildProcess.Result r = cuckoo("build", "--keys", build[0], "--expected-items", "1000", "--input", pairs,
+          location(build[1]));
+      assertEquals(ExitCodes.OK, r.exitCode(), r.describe());
+    }
+    for (String command : List.of("merge", "diff")) {
+      assertRefused(ExitCodes.USAGE, "cuckoo " + command + ": error: cannot " + (command.equals("diff") ? "compare" : command)
+          + " file:" + location("ab") + " version 1 and file:" + location("ba") + " version 1: their composite keys "
+          + "have other column names (a bigint, b bigint vs b bigint, a bigint)", cuckoo(command, location("ab"), location("ba")));
+    }
+    assertTrue(cuckoo("info", location("ab")).stdout().contains("versions: 1\n"), "nothing was published");
+    // The same names in another case are the same columns to Spark.
+    assertEquals(ExitCodes.OK, cuckoo("diff", location("ab"), location("AB")).exitCode());
+    ChildProcess.Result asked = cuckoo("merge", "--ignore-key-names", location("ab"), location("ba"));
+    assertEquals(ExitCodes.OK, asked.exitCode(), asked.describe());
+  }
+
   @Test
   void sizingThatCannotBeMetIsRefusedBeforeReading() {
     ChildProcess.Result fpp = cuckoo("build", location("never"), "--input", ids0, "--keys", "id", "--fpp", "1e-300");
