@@ -21,6 +21,7 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.HistogramNumeric;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Last;
 import org.apache.spark.sql.catalyst.expressions.aggregate.MaxMinBy;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Mode;
+import org.apache.spark.sql.catalyst.plans.logical.CTERelationRef;
 import org.apache.spark.sql.catalyst.plans.logical.GlobalLimit;
 import org.apache.spark.sql.catalyst.plans.logical.LocalLimit;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
@@ -130,7 +131,11 @@ public final class JoinPruning {
             || node instanceof LocalLimit
             || node instanceof Offset
             || node instanceof Tail
-            || node instanceof Sample) {
+            || node instanceof Sample
+            // Mid-optimization, Spark has inlined every CTE but those that are non-deterministic and read more than
+            // once; the reference that is left shows nothing of its rand() (it becomes a repartition of the CTE's
+            // plan only later), and each reading of it may compute other rows.
+            || node instanceof CTERelationRef) {
           return true;
         }
         for (Expression e : list(node.expressions())) {
