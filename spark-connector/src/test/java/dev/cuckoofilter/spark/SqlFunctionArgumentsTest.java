@@ -109,6 +109,41 @@ class SqlFunctionArgumentsTest {
   }
 
   @Test
+  void untypedNullKeysAndFiltersAreNullsNotTypeErrors() throws Exception {
+    // A bare NULL has Spark's type void: as a key it is a null key (false, left out of the build), as a
+    // filter a null filter (null), compiled and interpreted. All five failed at analysis with
+    // "unsupported type void" or "must be BINARY, not void".
+    String filter = "(SELECT cuckoo_filter(k) FROM sfa_dim)";
+    String[] interpreted = {"spark.sql.codegen.wholeStage", "spark.sql.codegen.factoryMode"};
+    for (boolean codegen : new boolean[] {true, false}) {
+      try {
+        if (!codegen) {
+          spark.conf().set(interpreted[0], "false");
+          spark.conf().set(interpreted[1], "NO_CODEGEN");
+        }
+        java.util.List<org.apache.spark.sql.Row> rows = spark.sql("SELECT cuckoo_might_contain(" + filter + ", NULL), "
+            + "cuckoo_might_contain(" + filter + ", k, NULL), cuckoo_might_contain(NULL, k), cuckoo_filter_info(NULL) "
+            + "FROM sfa_dim").collectAsList();
+        assertEquals(100, rows.size());
+        for (org.apache.spark.sql.Row r : rows) {
+          assertEquals(false, r.get(0), "codegen " + codegen);
+          assertEquals(false, r.get(1), "codegen " + codegen);
+          assertTrue(r.isNullAt(2) && r.isNullAt(3), "codegen " + codegen);
+        }
+        byte[] empty = (byte[]) spark.sql("SELECT cuckoo_filter(NULL) FROM sfa_dim").first().get(0);
+        assertEquals(0, dev.cuckoofilter.core.CuckooFilter.fromByteArray(empty).size(), "codegen " + codegen);
+      } finally {
+        for (String c : interpreted) {
+          spark.conf().unset(c);
+        }
+      }
+    }
+    // A typed key that is not a key type is still refused.
+    assertMentions(analysisError("SELECT cuckoo_might_contain(" + filter + ", array(k)) FROM sfa_dim"),
+        "cuckoo_might_contain", "argument 2 (key)", "array<bigint>");
+  }
+
+  @Test
   void tooSmallASizeNamesBothNumbersAndNoWrongOne() {
     // 400 distinct keys in a filter sized for 10: the build counts distinct entries of that small table,
     // which keys share, and reported them as "the input has 2xx distinct keys".

@@ -182,7 +182,8 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
       return new TypeCheckResult.TypeCheckFailure(NAME + ": needs a key argument");
     }
     for (Expression k : ks) {
-      if (!KeyTypes.supported(k.dataType())) {
+      // An untyped NULL key is a null key: left out, so its filter is empty.
+      if (!KeyTypes.supported(k.dataType()) && !KeyTypes.untypedNull(k.dataType())) {
         return new TypeCheckResult.TypeCheckFailure(NAME + ": argument 1 (key) has unsupported type "
             + k.dataType().simpleString() + "; keys can be " + KeyTypes.SUPPORTED_TYPES);
       }

@@ -82,7 +82,8 @@ public final class CuckooFilterInfo extends JavaExpression implements CodegenFal
 
   @Override
   public TypeCheckResult checkInputDataTypes() {
-    if (!(filter.dataType() instanceof BinaryType)) {
+    // An untyped NULL is a null filter: its info is null.
+    if (!(filter.dataType() instanceof BinaryType) && !dev.cuckoofilter.spark.hash.KeyTypes.untypedNull(filter.dataType())) {
       return new TypeCheckResult.TypeCheckFailure(NAME + ": argument 1 (filter) must be BINARY, not "
           + filter.dataType().simpleString());
     }

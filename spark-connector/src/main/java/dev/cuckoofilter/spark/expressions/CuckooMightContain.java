@@ -141,7 +141,8 @@ public final class CuckooMightContain extends JavaExpression {
   @Override
   public TypeCheckResult checkInputDataTypes() {
     if (!(filter instanceof FilterReference)) {
-      if (!(filter.dataType() instanceof BinaryType)) {
+      // An untyped NULL filter is a null filter: the answer is null, as for CAST(NULL AS BINARY).
+      if (!(filter.dataType() instanceof BinaryType) && !KeyTypes.untypedNull(filter.dataType())) {
         return failure("argument 1 (filter) must be BINARY, the bytes of cuckoo_filter(...), not "
             + filter.dataType().simpleString());
       }
@@ -162,12 +163,14 @@ public final class CuckooMightContain extends JavaExpression {
     }
     List<Expression> ks = list(keys);
     for (int i = 0; i < ks.size(); i++) {
-      if (!KeyTypes.supported(ks.get(i).dataType())) {
+      if (!KeyTypes.supported(ks.get(i).dataType()) && !KeyTypes.untypedNull(ks.get(i).dataType())) {
         return failure("argument " + (i + 2) + " (key) has unsupported type " + ks.get(i).dataType().simpleString()
             + "; keys can be " + KeyTypes.SUPPORTED_TYPES);
       }
     }
-    if (filter instanceof FilterReference && ((FilterReference) filter).keyFields() != null) {
+    // A key with an untyped NULL component is null whatever the filter's key types: it never matches.
+    boolean nullKey = ks.stream().anyMatch(k -> KeyTypes.untypedNull(k.dataType()));
+    if (!nullKey && filter instanceof FilterReference && ((FilterReference) filter).keyFields() != null) {
       List<StructField> expected = ((FilterReference) filter).keyFields();
       List<DataType> expectedTypes = expected.stream().map(StructField::dataType).toList();
       List<DataType> actualTypes = ks.stream().map(Expression::dataType).toList();

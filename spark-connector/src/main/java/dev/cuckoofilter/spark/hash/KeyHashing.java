@@ -17,6 +17,7 @@ import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.NullType;
 import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
@@ -144,6 +145,9 @@ public final class KeyHashing {
    */
   public static String genFold(DataType type, String value, String hashVar) {
     String k = KeyHashing.class.getName();
+    if (type instanceof NullType) {
+      return ""; // an untyped NULL (KeyTypes.untypedNull) is always null: nothing to fold
+    }
     if (KeyTypes.integral(type)) {
       return hashVar + " = " + k + ".hashLong((long) " + value + ", " + hashVar + ");";
     }

@@ -12,6 +12,7 @@ import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.NullType;
 import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
@@ -47,6 +48,16 @@ public final class KeyTypes {
     return integral(type) || type instanceof BooleanType || type instanceof FloatType
         || type instanceof DoubleType || type instanceof DecimalType || type instanceof StringType
         || type instanceof BinaryType;
+  }
+
+  /**
+   * True for the type of an untyped {@code NULL} (SQL {@code cuckoo_filter(NULL)},
+   * {@code cuckoo_might_contain(f, NULL)}): a key of this type is always null, so it is left out of
+   * filters and never matches, as a typed null key; the functions accept it as such rather than refusing
+   * its type. Not a key type otherwise ({@link #supported}): a column of it cannot be stored or pruned by.
+   */
+  public static boolean untypedNull(DataType type) {
+    return type instanceof NullType;
   }
 
   /**
