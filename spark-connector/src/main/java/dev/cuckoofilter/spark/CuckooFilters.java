@@ -365,7 +365,7 @@ public final class CuckooFilters {
   }
 
   /** The length of a CHAR(n) column (a string column with Spark's char metadata), or -1. */
-  private static int charLength(StructField field) {
+  static int charLength(StructField field) {
     Option<DataType> raw = CharVarcharUtils$.MODULE$.getRawType(field.metadata());
     return raw.isDefined() && raw.get() instanceof CharType c ? c.length() : -1;
   }

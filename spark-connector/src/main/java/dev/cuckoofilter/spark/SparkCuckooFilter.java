@@ -120,7 +120,30 @@ public final class SparkCuckooFilter {
    */
   public Dataset<Row> prune(Dataset<Row> data, Column... keys) {
     checkKeyTypes(data, keys);
-    return data.where(new Column(probe(keys, metrics())));
+    return data.where(new Column(probe(charKeysAsFilters(data, keys), metrics())));
+  }
+
+  /**
+   * The keys, with a CHAR column of another length than the filter's CHAR key column brought to the
+   * filter's length, as Spark's join compares them (the shorter padded with spaces: CHAR(3) 'ab ' equals
+   * CHAR(5) 'ab   '), so that a join of the pruned rows with the filter's data keeps its matches: trailing
+   * spaces dropped, then padded to the filter's length (a longer value that cannot equal any is cut,
+   * at worst a false positive).
+   */
+  private Column[] charKeysAsFilters(Dataset<Row> data, Column[] keys) {
+    if (keys.length != keyFields.size()) {
+      return keys; // a struct against columns: no CHAR key to compare
+    }
+    StructField[] probe = data.select(keys).schema().fields();
+    Column[] out = keys.clone();
+    for (int i = 0; i < keys.length; i++) {
+      int filterLength = CuckooFilters.charLength(keyFields.get(i));
+      int probeLength = CuckooFilters.charLength(probe[i]);
+      if (filterLength >= 0 && probeLength >= 0 && filterLength != probeLength) {
+        out[i] = functions.rpad(functions.rtrim(keys[i]), filterLength, " ");
+      }
+    }
+    return out;
   }
 
   /** {@link #prune(Dataset, Column...)} by column names. */

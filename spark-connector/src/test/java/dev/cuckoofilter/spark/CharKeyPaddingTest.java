@@ -26,6 +26,13 @@ class CharKeyPaddingTest {
     assertEquals(2, CuckooFilters.join(c3, c5, List.of("k"), "inner").count(), "pruning the shorter side");
     assertEquals(2, CuckooFilters.prune(c5, c3, "k").join(c3, "k").count());
     assertEquals(2, CuckooFilters.prune(c3, c5, "k").join(c5, "k").count());
+    // A filter kept around (the builder) prunes a CHAR side of another length alike: it dropped both matches.
+    SparkCuckooFilter f3 = CuckooFilters.build(c3, "k");
+    SparkCuckooFilter f5 = CuckooFilters.build(c5, "k");
+    assertEquals(2, f3.prune(c5, "k").join(c3, "k").count(), "a CHAR(3) filter pruning CHAR(5) keys");
+    assertEquals(2, f5.prune(c3, "k").join(c5, "k").count(), "a CHAR(5) filter pruning CHAR(3) keys");
+    assertEquals(2, f5.prune(c3.select(c3.col("k").as("key")), "key").join(c5, c5.col("k").equalTo(
+        org.apache.spark.sql.functions.col("key"))).count(), "renamed");
   }
 
   private static SparkSession.Builder session(boolean extensions) {
