@@ -105,21 +105,23 @@ public final class FilterUpdater {
     if (keyColumns.length == 0) {
       throw new IllegalArgumentException("keyColumns: at least one key column is needed");
     }
-    Dataset<Row> added;
-    Dataset<Row> deleted;
+    FilterParameters p = filter.parameters();
+    Dataset<Long> added;
+    Dataset<Long> deleted;
     if (change.isSnapshots()) {
-      Dataset<Row> oldKeys = keys(change.before, keyColumns).distinct();
-      Dataset<Row> newKeys = keys(change.current, keyColumns).distinct();
+      // Diffed as key hashes, not as selected key columns: a selected struct field ("s.x") is a column named
+      // "x" that the key column's name no longer resolves, and keys of one hash are one key to the filter.
+      Dataset<Long> oldKeys = hashes(change.before, keyColumns, p.seed()).distinct();
+      Dataset<Long> newKeys = hashes(change.current, keyColumns, p.seed()).distinct();
       added = newKeys.except(oldKeys);
       deleted = oldKeys.except(newKeys);
     } else {
-      added = change.added;
-      deleted = change.deleted;
+      added = hashes(change.added, keyColumns, p.seed());
+      deleted = hashes(change.deleted, keyColumns, p.seed());
     }
-    FilterParameters p = filter.parameters();
-    long[] deletedCodes = distinctCodes(hashes(deleted, keyColumns, p.seed()), p);
+    long[] deletedCodes = distinctCodes(deleted, p);
     long[] stillProduced = producedAmong(change.current, keyColumns, p, deletedCodes);
-    long[] addedCodes = distinctCodes(hashes(added, keyColumns, p.seed()), p);
+    long[] addedCodes = distinctCodes(added, p);
 
     CuckooFilter updated = filter.copy();
     long removed = 0;
