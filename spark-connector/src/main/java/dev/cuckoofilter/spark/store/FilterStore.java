@@ -599,23 +599,33 @@ public final class FilterStore {
   /** {@link #sparkFilter(SparkSession, long, boolean)} of the latest version. */
   public SparkCuckooFilter sparkFilterLatest(SparkSession spark, boolean broadcast) throws IOException {
     requireSession(spark);
-    CommitRecord r = latestCommit();
-    if (r == null) {
-      throw new FilterVersionNotFoundException(location, -1, "location " + location + " has no filter version: "
-          + "nothing was published there");
-    }
-    return sparkFilter(spark, r, broadcast);
+    return sparkFilterOfLatest(spark, false, broadcast);
   }
 
   /** {@link #sparkFilter(SparkSession, long)} of the latest version. */
   public SparkCuckooFilter sparkFilterLatest(SparkSession spark) throws IOException {
     requireSession(spark);
-    CommitRecord r = latestCommit();
-    if (r == null) {
-      throw new FilterVersionNotFoundException(location, -1, "location " + location + " has no filter version: "
-          + "nothing was published there");
+    return sparkFilterOfLatest(spark, true, false);
+  }
+
+  private SparkCuckooFilter sparkFilterOfLatest(SparkSession spark, boolean bySize, boolean broadcast)
+      throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      CommitRecord r = latestCommit();
+      if (r == null) {
+        throw new FilterVersionNotFoundException(location, -1, "location " + location + " has no filter version: "
+            + "nothing was published there");
+      }
+      try {
+        return sparkFilter(spark, r, bySize ? r.data().bytes() <= BROADCAST_MAX_BYTES : broadcast);
+      } catch (FilterVersionNotFoundException e) {
+        // The broadcast read found it removed after its record was read, which retention only does once a newer
+        // version exists: use that one, as readLatest does.
+        if (attempt == READ_LATEST_ATTEMPTS) {
+          throw e;
+        }
+      }
     }
-    return sparkFilter(spark, r, r.data().bytes() <= BROADCAST_MAX_BYTES);
   }
 
   private SparkCuckooFilter sparkFilter(SparkSession spark, CommitRecord r, boolean broadcast) throws IOException {
