@@ -481,10 +481,28 @@ public final class CuckooFilters {
         bytes = (byte[]) keyData.agg(new Column(aggregate.toAggregateExpression())).collectAsList().get(0).get(0);
       }
       try {
-        return new SparkCuckooFilter(data.sparkSession(), CuckooFilter.fromByteArray(bytes), fields);
+        return new SparkCuckooFilter(data.sparkSession(), CuckooFilter.fromByteArray(bytes), fields,
+            keyNotAColumn(attributes));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
+    }
+
+    /**
+     * The first key that is not a column of {@code data} passed through (a struct field or an expression: the
+     * select gave it a new attribute), described as it was given; null if every key is a column.
+     */
+    private String keyNotAColumn(List<Attribute> keyAttributes) {
+      java.util.Set<Object> columns = new java.util.HashSet<>();
+      for (Attribute a : list(data.queryExecution().analyzed().output())) {
+        columns.add(a.exprId());
+      }
+      for (int i = 0; i < keyAttributes.size(); i++) {
+        if (!columns.contains(keyAttributes.get(i).exprId())) {
+          return keys[i].toString();
+        }
+      }
+      return null;
     }
 
     /**

@@ -36,24 +36,27 @@ public final class SparkCuckooFilter {
   /** How probes reach a filter held elsewhere (a filter store); null for a filter in this JVM. */
   private final FilterHandle handle;
   private final List<StructField> keyFields;
+  /** A key that is no column of the built dataset (a struct field, an expression), or null: see saveTo. */
+  private final String keyNotAColumn;
   private Broadcast<CuckooFilter> broadcast;
   private PruneMetrics metrics;
 
-  SparkCuckooFilter(SparkSession session, CuckooFilter filter, List<StructField> keyFields) {
-    this(session, filter, null, keyFields);
+  SparkCuckooFilter(SparkSession session, CuckooFilter filter, List<StructField> keyFields, String keyNotAColumn) {
+    this(session, filter, null, keyFields, keyNotAColumn);
   }
 
   private SparkCuckooFilter(SparkSession session, CuckooFilter filter, FilterHandle handle,
-      List<StructField> keyFields) {
+      List<StructField> keyFields, String keyNotAColumn) {
     this.session = session;
     this.filter = filter;
     this.handle = handle;
     this.keyFields = List.copyOf(keyFields);
+    this.keyNotAColumn = keyNotAColumn;
   }
 
   /** Wraps a filter built elsewhere (plain Java, a file) whose keys have the given names and types. */
   public static SparkCuckooFilter of(SparkSession session, CuckooFilter filter, List<StructField> keyFields) {
-    return new SparkCuckooFilter(session, filter, null, keyFields);
+    return new SparkCuckooFilter(session, filter, null, keyFields, null);
   }
 
   /**
@@ -61,7 +64,7 @@ public final class SparkCuckooFilter {
    * filter store), with keys of the given names and types. Its key-type checks name the handle.
    */
   public static SparkCuckooFilter of(SparkSession session, FilterHandle handle, List<StructField> keyFields) {
-    return new SparkCuckooFilter(session, null, handle, keyFields);
+    return new SparkCuckooFilter(session, null, handle, keyFields, null);
   }
 
   /** The filter itself. For a filter reached through a handle, this obtains it in this JVM. */
@@ -159,6 +162,14 @@ public final class SparkCuckooFilter {
    */
   public dev.cuckoofilter.spark.store.FilterVersion saveTo(dev.cuckoofilter.spark.store.FilterStore store, String source)
       throws java.io.IOException {
+    if (keyNotAColumn != null) {
+      // The location records key columns by name, and updates and the jobs read those columns: a struct field
+      // s.x would be recorded as x, and an update would hash another column x (or find none).
+      throw new IllegalArgumentException("saveTo: the key " + keyNotAColumn + " is not a column of the dataset the "
+          + "filter was built from (a struct field or an expression), but a filter location records its key columns "
+          + "by name and updates read those columns; make the key a column first, e.g. selectExpr(\"s.x AS s_x\"), "
+          + "and build from that. Nothing was published to " + store.location());
+    }
     long parent = store.latest().map(dev.cuckoofilter.spark.store.FilterVersion::version)
         .orElse(dev.cuckoofilter.spark.store.FilterMetadata.NO_PARENT);
     return store.publish(filter(), dev.cuckoofilter.spark.store.FilterMetadata.of(filter(), keyFields, source, parent));
