@@ -4,6 +4,7 @@ import static dev.cuckoofilter.spark.util.ScalaCollections.seq;
 
 import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.core.FilterParameters;
+import dev.cuckoofilter.spark.hash.KeyTypes;
 import java.io.IOException;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -83,7 +84,7 @@ public final class CuckooFilterInfo extends JavaExpression implements CodegenFal
   @Override
   public TypeCheckResult checkInputDataTypes() {
     // An untyped NULL is a null filter: its info is null.
-    if (!(filter.dataType() instanceof BinaryType) && !dev.cuckoofilter.spark.hash.KeyTypes.untypedNull(filter.dataType())) {
+    if (!(filter.dataType() instanceof BinaryType) && !KeyTypes.untypedNull(filter.dataType())) {
       return new TypeCheckResult.TypeCheckFailure(NAME + ": argument 1 (filter) must be BINARY, not "
           + filter.dataType().simpleString());
     }
