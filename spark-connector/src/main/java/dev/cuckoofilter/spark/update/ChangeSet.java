@@ -36,6 +36,12 @@ public final class ChangeSet {
     return new ChangeSet(null, null, Objects.requireNonNull(after, "after"), Objects.requireNonNull(before, "before"));
   }
 
+  /** The same change with {@code f} applied to each of its datasets. */
+  ChangeSet map(java.util.function.UnaryOperator<Dataset<Row>> f) {
+    return new ChangeSet(added == null ? null : f.apply(added), deleted == null ? null : f.apply(deleted),
+        f.apply(current), before == null ? null : f.apply(before));
+  }
+
   boolean isSnapshots() {
     return before != null;
   }

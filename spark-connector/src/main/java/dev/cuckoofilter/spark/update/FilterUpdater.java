@@ -226,7 +226,31 @@ public final class FilterUpdater {
       checkKeyTypes(change.deleted, "the deleted rows", keys, location);
       checkKeyTypes(change.current, "the current dataset", keys, location);
     }
-    return update(base.filter(), change, configuredFpp(base), names);
+    return update(base.filter(), change.map(d -> charKeysAsStored(d, keys)), configuredFpp(base), names);
+  }
+
+  /**
+   * {@code data} with each CHAR key column of another length than the stored CHAR key brought to the stored
+   * length (trailing spaces dropped, then padded), as Spark stores such a value in the filter's column: a CHAR(5)
+   * 'cd   ' added to a CHAR(3) table is 'cd ', which the build hashed and which probes hash, not 'cd   '.
+   */
+  private static Dataset<Row> charKeysAsStored(Dataset<Row> data, List<StructField> keys) {
+    for (StructField key : keys) {
+      int stored = charLength(key);
+      int given = charLength(data.schema().apply(key.name()));
+      if (stored >= 0 && given >= 0 && given != stored) {
+        Column column = data.col("`" + key.name().replace("`", "``") + "`");
+        data = data.withColumn(key.name(), functions.rpad(functions.rtrim(column), stored, " "));
+      }
+    }
+    return data;
+  }
+
+  /** The length of a CHAR(n) column (a string column with Spark's char metadata), or -1. */
+  private static int charLength(StructField field) {
+    scala.Option<org.apache.spark.sql.types.DataType> raw =
+        org.apache.spark.sql.catalyst.util.CharVarcharUtils$.MODULE$.getRawType(field.metadata());
+    return raw.isDefined() && raw.get() instanceof org.apache.spark.sql.types.CharType c ? c.length() : -1;
   }
 
   private static double configuredFpp(StoredFilter stored) {
