@@ -89,6 +89,27 @@ final class KeySchema {
     return out;
   }
 
+  /**
+   * The {@code char(n)} types of a schema's top-level key columns, as Spark records them in the column metadata
+   * ({@code __CHAR_VARCHAR_TYPE_STRING}: {@code char(3)}, {@code struct<a:char(3)>}), with {@code varchar(n)} as
+   * {@code string} (it hashes as such); "" for a column without a char. A char value is hashed padded to its length,
+   * so filters of other char lengths hold other entries for the same key. Schemas without the metadata (written
+   * without it) have none.
+   */
+  static List<String> charTypes(String schemaJson) {
+    List<String> out = new ArrayList<>();
+    try {
+      for (JsonNode field : JSON.readTree(schemaJson).path("fields")) {
+        String raw = field.path("metadata").path("__CHAR_VARCHAR_TYPE_STRING").asText("")
+            .toLowerCase(java.util.Locale.ROOT).replaceAll("varchar\\(\\d+\\)", "string");
+        out.add(raw.contains("char(") ? raw : "");
+      }
+    } catch (JsonProcessingException e) {
+      throw new InputException("the key columns are not a Spark schema: " + e.getOriginalMessage(), e);
+    }
+    return out;
+  }
+
   private static void flatten(JsonNode struct, String prefix, List<Column> out) {
     JsonNode fields = struct.get("fields");
     if (!"struct".equals(struct.path("type").asText()) || fields == null || !fields.isArray()) {

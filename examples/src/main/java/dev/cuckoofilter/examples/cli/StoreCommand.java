@@ -101,6 +101,12 @@ abstract class StoreCommand implements Callable<Integer> {
       throw new InputException("cannot " + action + " " + name(a) + " and " + name(b) + ": their keys differ ("
           + KeySchema.describe(aKeys) + " vs " + KeySchema.describe(bKeys) + ")");
     }
+    List<String> aChars = KeySchema.charTypes(a.metadata().keyColumnsJson());
+    List<String> bChars = KeySchema.charTypes(b.metadata().keyColumnsJson());
+    if (!aChars.equals(bChars)) { // a char key is hashed padded to its length: 'ab ' and 'ab   ' are other entries
+      throw new InputException("cannot " + action + " " + name(a) + " and " + name(b) + ": their char key lengths "
+          + "differ (" + aChars + " vs " + bChars + "), and a char key is hashed padded to its length");
+    }
     if (aKeys.size() > 1 && !ignoreKeyNames && !lowerCaseNames(aKeys).equals(lowerCaseNames(bKeys))) {
       throw new InputException("cannot " + action + " " + name(a) + " and " + name(b) + ": their composite keys have "
           + "other column names (" + KeySchema.describe(aKeys) + " vs " + KeySchema.describe(bKeys) + "), and a "
