@@ -38,7 +38,8 @@ final class ContainsCommand extends StoreCommand {
   @Override
   public Integer call() throws Exception {
     StoredVersion stored = read(ref);
-    KeyText text = new KeyText(KeySchema.columns(stored.metadata().keyColumnsJson()), separator, zone);
+    String keyColumns = stored.metadata().keyColumnsJson();
+    KeyText text = new KeyText(KeySchema.columns(keyColumns), KeySchema.charLengths(keyColumns), separator, zone);
     long seed = stored.filter().seed();
     long[] hashes = new long[keys.size()];
     for (int i = 0; i < hashes.length; i++) {

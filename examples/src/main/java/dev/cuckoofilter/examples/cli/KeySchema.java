@@ -9,6 +9,8 @@ import dev.cuckoofilter.examples.common.InputException;
 import dev.cuckoofilter.spark.store.KeyTypeNames;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The key columns of a stored filter as its commit record holds them, the JSON of a Spark schema
@@ -18,6 +20,7 @@ import java.util.List;
  */
 final class KeySchema {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern CHAR = Pattern.compile("char\\((\\d+)\\)");
 
   private KeySchema() {}
 
@@ -103,6 +106,30 @@ final class KeySchema {
         String raw = field.path("metadata").path("__CHAR_VARCHAR_TYPE_STRING").asText("")
             .toLowerCase(java.util.Locale.ROOT).replaceAll("varchar\\(\\d+\\)", "string");
         out.add(raw.contains("char(") ? raw : "");
+      }
+    } catch (JsonProcessingException e) {
+      throw new InputException("the key columns are not a Spark schema: " + e.getOriginalMessage(), e);
+    }
+    return out;
+  }
+
+  /**
+   * For each key component of {@link #columns}, in order, the length of a top-level {@code char(n)} column, else -1
+   * (Spark keeps the char type in the column metadata; a char inside a struct is not seen).
+   */
+  static List<Integer> charLengths(String schemaJson) {
+    List<Integer> out = new ArrayList<>();
+    try {
+      for (JsonNode field : JSON.readTree(schemaJson).path("fields")) {
+        if (!field.path("type").isTextual()) { // a struct: one component per field at any depth
+          List<Column> components = new ArrayList<>();
+          flatten(field.path("type"), "", components);
+          components.forEach(c -> out.add(-1));
+          continue;
+        }
+        String raw = field.path("metadata").path("__CHAR_VARCHAR_TYPE_STRING").asText("");
+        Matcher m = CHAR.matcher(raw.toLowerCase(java.util.Locale.ROOT));
+        out.add(m.matches() ? Integer.parseInt(m.group(1)) : -1);
       }
     } catch (JsonProcessingException e) {
       throw new InputException("the key columns are not a Spark schema: " + e.getOriginalMessage(), e);

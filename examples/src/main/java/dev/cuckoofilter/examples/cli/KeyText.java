@@ -27,6 +27,7 @@ import java.util.regex.Pattern;
  */
 final class KeyText {
   private final List<KeySchema.Column> components;
+  private final List<Integer> charLengths;
   private final String separator;
   private final ZoneId zone;
 
@@ -36,7 +37,16 @@ final class KeyText {
    * @param zone       for timestamps given without an offset
    */
   KeyText(List<KeySchema.Column> components, String separator, ZoneId zone) {
+    this(components, java.util.Collections.nCopies(components.size(), -1), separator, zone);
+  }
+
+  /**
+   * @param charLengths for each component, its {@code char(n)} length ({@link KeySchema#charLengths}), else -1: a
+   *                    char value is hashed as Spark reads it, padded to n, and {@code k = 'ab'} matches it
+   */
+  KeyText(List<KeySchema.Column> components, List<Integer> charLengths, String separator, ZoneId zone) {
     this.components = List.copyOf(components);
+    this.charLengths = List.copyOf(charLengths);
     this.separator = separator;
     this.zone = zone;
   }
@@ -57,13 +67,26 @@ final class KeyText {
     for (int i = 0; i < parts.length; i++) {
       KeySchema.Column c = components.get(i);
       try {
-        h = fold(c, parts[i], h);
+        h = fold(c, asChar(parts[i], charLengths.get(i)), h);
       } catch (RuntimeException e) {
         throw new InputException("key '" + text + "': '" + parts[i] + "' is not a value of " + c + " ("
             + e.getMessage() + ")", e);
       }
     }
     return h;
+  }
+
+  /**
+   * The text as a char(n) column holds it, as Spark compares them (the shorter padded with spaces): trailing spaces
+   * dropped, then padded to n. Text longer than n stays as is: no value of the column equals it.
+   */
+  private static String asChar(String text, int length) {
+    if (length < 0) {
+      return text;
+    }
+    String trimmed = text.replaceAll(" +$", "");
+    int chars = trimmed.codePointCount(0, trimmed.length());
+    return chars > length ? text : trimmed + " ".repeat(length - chars);
   }
 
   private long fold(KeySchema.Column column, String text, long h) {

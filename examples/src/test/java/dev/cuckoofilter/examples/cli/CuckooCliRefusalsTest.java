@@ -160,6 +160,20 @@ class CuckooCliRefusalsTest {
     assertEquals(ExitCodes.OK, same.exitCode(), same.describe());
   }
 
+  /** {@code k = 'ab'} matches a char(3) row 'ab ' in Spark; contains answered absent for 'ab' (hashed unpadded). */
+  @Test
+  void charKeyTextIsPaddedToTheColumnsLength() throws IOException {
+    String json = "{\"type\":\"struct\",\"fields\":[{\"name\":\"k\",\"type\":\"string\",\"nullable\":true,"
+        + "\"metadata\":{\"__CHAR_VARCHAR_TYPE_STRING\":\"char(3)\"}}]}";
+    dev.cuckoofilter.core.CuckooFilter f = dev.cuckoofilter.core.CuckooFilter.create(100, 0.0001);
+    f.add("ab "); // the value of a char(3) row 'ab', as Spark reads and hashes it
+    dev.cuckoofilter.spark.store.FilterStore.open(new java.io.File(location("char-contains")).toURI().toString(),
+        new Configuration()).publish(f, dev.cuckoofilter.spark.store.VersionMetadata.of(f, json, "test", -1));
+    ChildProcess.Result r = cuckoo("contains", location("char-contains"), "ab", "ab ", "ab   ", "xyz");
+    assertEquals(ExitCodes.OK, r.exitCode(), r.describe());
+    assertEquals("ab\tmaybe present\nab \tmaybe present\nab   \tmaybe present\nxyz\tabsent\n", r.stdout());
+  }
+
   @Test
   void sizingThatCannotBeMetIsRefusedBeforeReading() {
     ChildProcess.Result fpp = cuckoo("build", location("never"), "--input", ids0, "--keys", "id", "--fpp", "1e-300");
