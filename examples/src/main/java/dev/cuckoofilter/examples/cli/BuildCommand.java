@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -74,6 +75,7 @@ final class BuildCommand extends StoreCommand {
     long nullKeys = 0;
     List<ParquetKeys.KeyColumn> columns = null;
     Path firstFile = null;
+    Map<String, String> charTypes = Map.of();
     for (Path file : files) {
       MessageType schema;
       try {
@@ -85,6 +87,7 @@ final class BuildCommand extends StoreCommand {
       if (columns == null) {
         columns = fileColumns;
         firstFile = file;
+        charTypes = ParquetKeys.sparkCharTypes(conf, file);
       } else {
         requireSameTypes(columns, firstFile, fileColumns, file);
       }
@@ -122,7 +125,7 @@ final class BuildCommand extends StoreCommand {
         + " distinct keys, " + nullKeys + " null keys left out");
     out.println("built a filter of " + KeySchema.describe(keyColumns) + ": " + Publishing.statistics(filter));
     // Nullable, as Spark reads every column of a file source.
-    FilterVersion published = Publishing.publishNext(store, filter, KeySchema.json(keyColumns),
+    FilterVersion published = Publishing.publishNext(store, filter, KeySchema.json(keyColumns, charTypes),
         source != null ? source : "parquet " + String.join(", ", inputs), "cuckoo " + spec.name(), newKeys);
     out.println("published " + published);
     return ExitCodes.OK;

@@ -159,6 +159,14 @@ final class KeySchema {
 
   /** The schema JSON of top-level key columns, as Spark writes it for nullable columns without metadata. */
   static String json(List<Column> columns) {
+    return json(columns, java.util.Map.of());
+  }
+
+  /**
+   * {@link #json(List)} with the char types of some columns ({@code k -> char(3)}) in their metadata, as Spark
+   * records a CHAR(n) column.
+   */
+  static String json(List<Column> columns, java.util.Map<String, String> charTypes) {
     ObjectNode root = JSON.createObjectNode();
     root.put("type", "struct");
     ArrayNode fields = root.putArray("fields");
@@ -167,7 +175,10 @@ final class KeySchema {
       f.put("name", c.name());
       f.put("type", c.type());
       f.put("nullable", true);
-      f.putObject("metadata");
+      ObjectNode metadata = f.putObject("metadata");
+      if (charTypes.containsKey(c.name()) && c.type().equals("string")) {
+        metadata.put("__CHAR_VARCHAR_TYPE_STRING", charTypes.get(c.name()));
+      }
     }
     return root.toString();
   }

@@ -95,6 +95,37 @@ final class ParquetKeys {
     }
   }
 
+  /** The key in a Parquet footer where Spark writes the schema it wrote the file with. */
+  private static final String SPARK_SCHEMA = "org.apache.spark.sql.parquet.row.metadata";
+
+  /**
+   * The char types ({@code char(3)}) of the top-level columns of a file written by Spark, by column name, from
+   * the Spark schema in its footer; empty for other files. Spark keeps a CHAR(n) column's type only there (the
+   * Parquet type is a string), and probes pad a CHAR key of another length to it.
+   */
+  static Map<String, String> sparkCharTypes(Configuration conf, Path file) throws IOException {
+    String json;
+    try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, conf))) {
+      json = reader.getFileMetaData().getKeyValueMetaData().get(SPARK_SCHEMA);
+    }
+    Map<String, String> out = new java.util.TreeMap<>();
+    if (json == null) {
+      return out;
+    }
+    try {
+      for (com.fasterxml.jackson.databind.JsonNode f : new com.fasterxml.jackson.databind.ObjectMapper().readTree(json)
+          .path("fields")) {
+        String type = f.path("metadata").path("__CHAR_VARCHAR_TYPE_STRING").asText("");
+        if (type.toLowerCase(java.util.Locale.ROOT).matches("char\\(\\d+\\)")) {
+          out.put(f.path("name").asText(), type.toLowerCase(java.util.Locale.ROOT));
+        }
+      }
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      return out; // not Spark's schema: no char types known, as for a file of another writer
+    }
+    return out;
+  }
+
   /**
    * The key columns {@code names} of a file with schema {@code schema}. Names match exactly or, failing
    * that, ignoring case (as Spark resolves columns by default).
