@@ -8,6 +8,7 @@ import dev.cuckoofilter.spark.prune.JoinPruning;
 import dev.cuckoofilter.spark.store.FilterMetadata;
 import dev.cuckoofilter.spark.store.FilterStore;
 import dev.cuckoofilter.spark.store.FilterVersion;
+import dev.cuckoofilter.spark.store.FilterVersionNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -72,6 +73,8 @@ public final class StoredFilterIndex {
   /** Metadata property holding the source table's fingerprint. */
   public static final String FINGERPRINT = "cuckoo.source.fingerprint";
   private static final Logger LOG = LoggerFactory.getLogger(StoredFilterIndex.class);
+  /** Reads of a registration's latest version when retention removes it meanwhile (as FilterStore.readLatest). */
+  private static final int LOOKUP_ATTEMPTS = 3;
 
   /** The stored filters that joins used lately, so that a query does not read and broadcast one again. */
   private static final OpenedFilters OPENED = new OpenedFilters(8);
@@ -204,64 +207,92 @@ public final class StoredFilterIndex {
       }
       String table = r.getKey().substring(PREFIX.length());
       SparkSession spark = SparkSession.active();
-      try {
-        FilterStore store = FilterStore.open(r.getValue(), spark);
-        Optional<FilterVersion> latest = store.latest();
-        if (latest.isEmpty()) {
-          continue;
-        }
-        // Planning the table is the expensive part (3-15 ms for the views of the tests and benchmarks): pass over
-        // a registration whose table read other files when this version was last considered.
-        TableRoots.Key rootsKey = new TableRoots.Key(table, latest.get());
-        List<String> known = ROOTS.get(rootsKey);
-        if (known != null && !known.equals(creationRoots)) {
-          continue;
-        }
-        LogicalPlan registered;
+      Optional<Match> match = Optional.empty();
+      for (int attempt = 1; ; attempt++) {
         try {
-          registered = spark.table(table).queryExecution().optimizedPlan();
-        } catch (Exception e) { // the table or view no longer exists: the registration is ignored
-          continue;
+          match = match(spark, table, r.getValue(), creation, creationKeys, keys, creationRoots);
+          break;
+        } catch (FilterVersionNotFoundException e) {
+          // Retention removed the version being read, which it does only once a newer one exists: use that one.
+          // Should retention outrun the reads, build a filter for this query instead (a removed version is no
+          // reason to fail a query; a damaged one, StoredFilterCorruptException, still fails it below).
+          if (attempt == LOOKUP_ATTEMPTS) {
+            LOG.warn("The stored filter registered for {} at {} was removed by retention while it was being read, "
+                + "{} times; this query builds its filter instead", table, r.getValue(), attempt);
+            break;
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot read the stored filter registered for " + table + " at " + r.getValue(),
+              e);
         }
-        Optional<HadoopFsRelation> registeredRelation = relation(registered);
-        List<String> registeredRoots = registeredRelation.map(StoredFilterIndex::roots).orElse(List.of());
-        ROOTS.put(rootsKey, registeredRoots);
-        if (!registeredRoots.equals(creationRoots)) {
-          continue;
-        }
-        // The commit record decides; the filter file is read (and verified) only for a version that is used.
-        FilterMetadata metadata = store.metadata(latest.get().version());
-        String recorded = metadata.properties().get(FINGERPRINT);
-        if (recorded == null) {
-          warnUnfingerprinted(table, latest.get());
-          continue;
-        }
-        List<StructField> storedKeys = metadata.keyColumns();
-        List<String> storedNames = storedKeys.stream().map(StructField::name).toList();
-        int[] order = storedKeyOrder(creation, creationKeys, registered, storedKeys);
-        // Last, as it lists the table's files: whether the definition and the files are still those the filter was
-        // built from.
-        if (order == null || notIndexable(registered, storedNames) != null
-            || !fingerprint(registered, storedNames).equals(recorded)) {
-          continue; // other rows, indexes other columns, or stale: build instead
-        }
-        List<Expression> probed = new ArrayList<>();
-        for (int i : order) {
-          probed.add(keys.get(i));
-        }
-        if (!dev.cuckoofilter.spark.hash.KeyTypes.hashAlike(storedKeys.stream().map(StructField::dataType).toList(),
-            probed.stream().map(Expression::dataType).toList())) {
-          continue; // keys of other types: its probe would refuse them
-        }
-        SparkCuckooFilter filter = OPENED.get(spark, latest.get(), () -> store.sparkFilter(spark, latest.get().version()));
-        Column[] probeKeys = probed.stream().map(Column::new).toArray(Column[]::new);
-        return Optional.of(new Match(filter.mightContain(probeKeys).expr(),
-            "stored filter " + store.location() + " v" + latest.get().version() + " for " + table));
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot read the stored filter registered for " + table + " at " + r.getValue(), e);
+      }
+      if (match.isPresent()) {
+        return match;
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * {@link #find} for the registration of {@code table} at {@code location}: the probe of its latest version if it
+   * is current and applies, else empty.
+   *
+   * @throws FilterVersionNotFoundException if the version was removed (by retention) while it was being read
+   */
+  private static Optional<Match> match(SparkSession spark, String table, String location, LogicalPlan creation,
+      List<Expression> creationKeys, List<Expression> keys, List<String> creationRoots) throws IOException {
+    FilterStore store = FilterStore.open(location, spark);
+    Optional<FilterVersion> latest = store.latest();
+    if (latest.isEmpty()) {
+      return Optional.empty();
+    }
+    // Planning the table is the expensive part (3-15 ms for the views of the tests and benchmarks): pass over
+    // a registration whose table read other files when this version was last considered.
+    TableRoots.Key rootsKey = new TableRoots.Key(table, latest.get());
+    List<String> known = ROOTS.get(rootsKey);
+    if (known != null && !known.equals(creationRoots)) {
+      return Optional.empty();
+    }
+    LogicalPlan registered;
+    try {
+      registered = spark.table(table).queryExecution().optimizedPlan();
+    } catch (Exception e) { // the table or view no longer exists: the registration is ignored
+      return Optional.empty();
+    }
+    Optional<HadoopFsRelation> registeredRelation = relation(registered);
+    List<String> registeredRoots = registeredRelation.map(StoredFilterIndex::roots).orElse(List.of());
+    ROOTS.put(rootsKey, registeredRoots);
+    if (!registeredRoots.equals(creationRoots)) {
+      return Optional.empty();
+    }
+    // The commit record decides; the filter file is read (and verified) only for a version that is used.
+    FilterMetadata metadata = store.metadata(latest.get().version());
+    String recorded = metadata.properties().get(FINGERPRINT);
+    if (recorded == null) {
+      warnUnfingerprinted(table, latest.get());
+      return Optional.empty();
+    }
+    List<StructField> storedKeys = metadata.keyColumns();
+    List<String> storedNames = storedKeys.stream().map(StructField::name).toList();
+    int[] order = storedKeyOrder(creation, creationKeys, registered, storedKeys);
+    // Last, as it lists the table's files: whether the definition and the files are still those the filter was
+    // built from.
+    if (order == null || notIndexable(registered, storedNames) != null
+        || !fingerprint(registered, storedNames).equals(recorded)) {
+      return Optional.empty(); // other rows, indexes other columns, or stale: build instead
+    }
+    List<Expression> probed = new ArrayList<>();
+    for (int i : order) {
+      probed.add(keys.get(i));
+    }
+    if (!dev.cuckoofilter.spark.hash.KeyTypes.hashAlike(storedKeys.stream().map(StructField::dataType).toList(),
+        probed.stream().map(Expression::dataType).toList())) {
+      return Optional.empty(); // keys of other types: its probe would refuse them
+    }
+    SparkCuckooFilter filter = OPENED.get(spark, latest.get(), () -> store.sparkFilter(spark, latest.get().version()));
+    Column[] probeKeys = probed.stream().map(Column::new).toArray(Column[]::new);
+    return Optional.of(new Match(filter.mightContain(probeKeys).expr(),
+        "stored filter " + store.location() + " v" + latest.get().version() + " for " + table));
   }
 
   /**
