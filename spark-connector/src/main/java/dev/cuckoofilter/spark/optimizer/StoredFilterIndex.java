@@ -121,16 +121,19 @@ public final class StoredFilterIndex {
           + table.toLowerCase(Locale.ROOT) + " is not set)");
     }
     FilterStore store = FilterStore.open(location, spark);
-    Optional<FilterVersion> latest = store.latest();
-    if (latest.isEmpty()) {
+    if (store.latest().isEmpty()) {
       throw new IllegalArgumentException("the stored filter registered for " + table + " at " + location
           + " has no version to update; build one with storeIndex");
     }
-    List<String> keyColumns = store.metadata(latest.get().version()).keyColumns().stream().map(StructField::name)
-        .toList();
+    // One read of the latest version, for its key columns and as the base of the update: readLatest reads the new
+    // latest if retention removes the one it is reading (reading its record, then its metadata, failed then).
+    dev.cuckoofilter.spark.store.StoredFilter latest = store.readLatest();
+    List<String> keyColumns = latest.metadata().keyColumns().stream().map(StructField::name).toList();
     String fingerprint = indexableFingerprint(spark, table, keyColumns);
-    return dev.cuckoofilter.spark.update.FilterUpdater.update(store, change, "table " + table,
-        Map.of(FINGERPRINT, fingerprint)).version();
+    dev.cuckoofilter.spark.update.UpdateResult result = dev.cuckoofilter.spark.update.FilterUpdater.update(latest,
+        change);
+    return dev.cuckoofilter.spark.update.FilterUpdater.publish(store, latest, result, "table " + table,
+        Map.of(FINGERPRINT, fingerprint));
   }
 
   /**

@@ -142,4 +142,27 @@ class StoredFilterIndexRaceTest {
       spark.conf().unset(StoredFilterIndex.PREFIX + "rdim_active");
     }
   }
+
+  /** updateIndex reads the latest version's key columns, then updates the latest version: it must update the new latest. */
+  @org.junit.jupiter.api.Test
+  void anUpdateWhoseLatestVersionIsRemovedWhileReadingUpdatesTheNewLatest() throws Exception {
+    FilterStore writer = storeIndex("update");
+    try {
+      List<Row> expected = withRuleOff(QUERY);
+      raceAfterCommitOpen(1, writer, writer.read(1));
+      Dataset<Row> dim = spark.table("rdim_active");
+      long version = StoredFilterIndex.updateIndex(spark, "rdim_active",
+          dev.cuckoofilter.spark.update.ChangeSet.of(dim.limit(0), dim.limit(0), dim)).version();
+      assertEquals(null, CommitOpenRaceFileSystem.action, "the race was run");
+      assertEquals(3, version, "an update of the new latest, version 2");
+      assertEquals(2, writer.read(3).metadata().parentVersion());
+      Dataset<Row> df = spark.sql(QUERY);
+      String plan = df.queryExecution().optimizedPlan().toString();
+      assertTrue(plan.contains("filters/update version 3"), plan);
+      assertEquals(expected, sorted(df));
+    } finally {
+      CommitOpenRaceFileSystem.action = null;
+      spark.conf().unset(StoredFilterIndex.PREFIX + "rdim_active");
+    }
+  }
 }
