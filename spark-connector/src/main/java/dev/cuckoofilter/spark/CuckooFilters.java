@@ -36,11 +36,9 @@ import org.apache.spark.sql.catalyst.expressions.Literal$;
 import org.apache.spark.sql.catalyst.expressions.StringRPad;
 import org.apache.spark.sql.catalyst.expressions.SubqueryExpression;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
-import org.apache.spark.sql.catalyst.util.CharVarcharUtils$;
 import org.apache.spark.sql.execution.QueryExecution;
 import org.apache.spark.sql.execution.SQLExecution$;
 import org.apache.spark.sql.functions;
-import org.apache.spark.sql.types.CharType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
 import scala.Option;
@@ -352,8 +350,8 @@ public final class CuckooFilters {
   private static void padCharKeys(StructField[] aFields, List<Expression> aKeys, StructField[] bFields,
       List<Expression> bKeys) {
     for (int i = 0; i < aFields.length; i++) {
-      int a = charLength(aFields[i]);
-      int b = charLength(bFields[i]);
+      int a = KeyTypes.charLength(aFields[i]);
+      int b = KeyTypes.charLength(bFields[i]);
       if (a >= 0 && b >= 0 && a != b) {
         if (a < b) {
           aKeys.set(i, rightPad(aKeys.get(i), b));
@@ -362,12 +360,6 @@ public final class CuckooFilters {
         }
       }
     }
-  }
-
-  /** The length of a CHAR(n) column (a string column with Spark's char metadata), or -1. */
-  static int charLength(StructField field) {
-    Option<DataType> raw = CharVarcharUtils$.MODULE$.getRawType(field.metadata());
-    return raw.isDefined() && raw.get() instanceof CharType c ? c.length() : -1;
   }
 
   private static Expression rightPad(Expression key, int length) {

@@ -140,8 +140,8 @@ public final class SparkCuckooFilter {
     StructField[] probe = data.select(keys).schema().fields();
     Column[] out = keys.clone();
     for (int i = 0; i < keys.length; i++) {
-      int filterLength = CuckooFilters.charLength(keyFields.get(i));
-      int probeLength = CuckooFilters.charLength(probe[i]);
+      int filterLength = KeyTypes.charLength(keyFields.get(i));
+      int probeLength = KeyTypes.charLength(probe[i]);
       if (filterLength >= 0 && probeLength >= 0 && filterLength != probeLength) {
         out[i] = functions.rpad(functions.rtrim(keys[i]), filterLength, " ");
       }

@@ -4,11 +4,16 @@ import static dev.cuckoofilter.spark.util.ScalaCollections.list;
 
 import dev.cuckoofilter.spark.CuckooFilters;
 import dev.cuckoofilter.spark.SparkCuckooFilter;
+import dev.cuckoofilter.spark.hash.KeyTypes;
 import dev.cuckoofilter.spark.prune.JoinPruning;
 import dev.cuckoofilter.spark.store.FilterMetadata;
 import dev.cuckoofilter.spark.store.FilterStore;
 import dev.cuckoofilter.spark.store.FilterVersion;
 import dev.cuckoofilter.spark.store.FilterVersionNotFoundException;
+import dev.cuckoofilter.spark.store.StoredFilter;
+import dev.cuckoofilter.spark.update.ChangeSet;
+import dev.cuckoofilter.spark.update.FilterUpdater;
+import dev.cuckoofilter.spark.update.UpdateResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -114,7 +119,7 @@ public final class StoredFilterIndex {
    * again.
    */
   public static FilterVersion updateIndex(SparkSession spark, String table,
-      dev.cuckoofilter.spark.update.ChangeSet change) throws IOException {
+      ChangeSet change) throws IOException {
     String location = spark.conf().get(PREFIX + table.toLowerCase(Locale.ROOT), null);
     if (location == null) {
       throw new IllegalArgumentException("no stored filter is registered for " + table + " (" + PREFIX
@@ -127,12 +132,12 @@ public final class StoredFilterIndex {
     }
     // One read of the latest version, for its key columns and as the base of the update: readLatest reads the new
     // latest if retention removes the one it is reading (reading its record, then its metadata, failed then).
-    dev.cuckoofilter.spark.store.StoredFilter latest = store.readLatest();
+    StoredFilter latest = store.readLatest();
     List<String> keyColumns = latest.metadata().keyColumns().stream().map(StructField::name).toList();
     String fingerprint = indexableFingerprint(spark, table, keyColumns);
-    dev.cuckoofilter.spark.update.UpdateResult result = dev.cuckoofilter.spark.update.FilterUpdater.update(latest,
+    UpdateResult result = FilterUpdater.update(latest,
         change);
-    return dev.cuckoofilter.spark.update.FilterUpdater.publish(store, latest, result, "table " + table,
+    return FilterUpdater.publish(store, latest, result, "table " + table,
         Map.of(FINGERPRINT, fingerprint));
   }
 
@@ -288,7 +293,7 @@ public final class StoredFilterIndex {
     for (int i : order) {
       probed.add(keys.get(i));
     }
-    if (!dev.cuckoofilter.spark.hash.KeyTypes.hashAlike(storedKeys.stream().map(StructField::dataType).toList(),
+    if (!KeyTypes.hashAlike(storedKeys.stream().map(StructField::dataType).toList(),
         probed.stream().map(Expression::dataType).toList())) {
       return Optional.empty(); // keys of other types: its probe would refuse them
     }

@@ -236,21 +236,14 @@ public final class FilterUpdater {
    */
   private static Dataset<Row> charKeysAsStored(Dataset<Row> data, List<StructField> keys) {
     for (StructField key : keys) {
-      int stored = charLength(key);
-      int given = charLength(data.schema().apply(key.name()));
+      int stored = KeyTypes.charLength(key);
+      int given = KeyTypes.charLength(data.schema().apply(key.name()));
       if (stored >= 0 && given >= 0 && given != stored) {
         Column column = data.col("`" + key.name().replace("`", "``") + "`");
         data = data.withColumn(key.name(), functions.rpad(functions.rtrim(column), stored, " "));
       }
     }
     return data;
-  }
-
-  /** The length of a CHAR(n) column (a string column with Spark's char metadata), or -1. */
-  private static int charLength(StructField field) {
-    scala.Option<org.apache.spark.sql.types.DataType> raw =
-        org.apache.spark.sql.catalyst.util.CharVarcharUtils$.MODULE$.getRawType(field.metadata());
-    return raw.isDefined() && raw.get() instanceof org.apache.spark.sql.types.CharType c ? c.length() : -1;
   }
 
   private static double configuredFpp(StoredFilter stored) {
