@@ -9,6 +9,8 @@ import dev.cuckoofilter.examples.common.InputException;
 import dev.cuckoofilter.spark.store.KeyTypeNames;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -20,7 +22,8 @@ import java.util.regex.Pattern;
  */
 final class KeySchema {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Pattern CHAR = Pattern.compile("char\\((\\d+)\\)");
+  /** A Spark char type as its column metadata records it, lower-cased: {@code char(3)}. */
+  static final Pattern CHAR = Pattern.compile("char\\((\\d+)\\)");
 
   private KeySchema() {}
 
@@ -104,7 +107,7 @@ final class KeySchema {
     try {
       for (JsonNode field : JSON.readTree(schemaJson).path("fields")) {
         String raw = field.path("metadata").path("__CHAR_VARCHAR_TYPE_STRING").asText("")
-            .toLowerCase(java.util.Locale.ROOT).replaceAll("varchar\\(\\d+\\)", "string");
+            .toLowerCase(Locale.ROOT).replaceAll("varchar\\(\\d+\\)", "string");
         out.add(raw.contains("char(") ? raw : "");
       }
     } catch (JsonProcessingException e) {
@@ -128,7 +131,7 @@ final class KeySchema {
           continue;
         }
         String raw = field.path("metadata").path("__CHAR_VARCHAR_TYPE_STRING").asText("");
-        Matcher m = CHAR.matcher(raw.toLowerCase(java.util.Locale.ROOT));
+        Matcher m = CHAR.matcher(raw.toLowerCase(Locale.ROOT));
         out.add(m.matches() ? Integer.parseInt(m.group(1)) : -1);
       }
     } catch (JsonProcessingException e) {
@@ -159,14 +162,14 @@ final class KeySchema {
 
   /** The schema JSON of top-level key columns, as Spark writes it for nullable columns without metadata. */
   static String json(List<Column> columns) {
-    return json(columns, java.util.Map.of());
+    return json(columns, Map.of());
   }
 
   /**
    * {@link #json(List)} with the char types of some columns ({@code k -> char(3)}) in their metadata, as Spark
    * records a CHAR(n) column.
    */
-  static String json(List<Column> columns, java.util.Map<String, String> charTypes) {
+  static String json(List<Column> columns, Map<String, String> charTypes) {
     ObjectNode root = JSON.createObjectNode();
     root.put("type", "struct");
     ArrayNode fields = root.putArray("fields");

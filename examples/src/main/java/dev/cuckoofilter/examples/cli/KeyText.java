@@ -12,6 +12,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoField;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -37,7 +38,7 @@ final class KeyText {
    * @param zone       for timestamps given without an offset
    */
   KeyText(List<KeySchema.Column> components, String separator, ZoneId zone) {
-    this(components, java.util.Collections.nCopies(components.size(), -1), separator, zone);
+    this(components, Collections.nCopies(components.size(), -1), separator, zone);
   }
 
   /**

@@ -1,5 +1,8 @@
 package dev.cuckoofilter.examples.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cuckoofilter.examples.common.InputException;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -7,7 +10,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.LongConsumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -108,19 +113,18 @@ final class ParquetKeys {
     try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, conf))) {
       json = reader.getFileMetaData().getKeyValueMetaData().get(SPARK_SCHEMA);
     }
-    Map<String, String> out = new java.util.TreeMap<>();
+    Map<String, String> out = new TreeMap<>();
     if (json == null) {
       return out;
     }
     try {
-      for (com.fasterxml.jackson.databind.JsonNode f : new com.fasterxml.jackson.databind.ObjectMapper().readTree(json)
-          .path("fields")) {
-        String type = f.path("metadata").path("__CHAR_VARCHAR_TYPE_STRING").asText("");
-        if (type.toLowerCase(java.util.Locale.ROOT).matches("char\\(\\d+\\)")) {
-          out.put(f.path("name").asText(), type.toLowerCase(java.util.Locale.ROOT));
+      for (JsonNode f : new ObjectMapper().readTree(json).path("fields")) {
+        String type = f.path("metadata").path("__CHAR_VARCHAR_TYPE_STRING").asText("").toLowerCase(Locale.ROOT);
+        if (KeySchema.CHAR.matcher(type).matches()) {
+          out.put(f.path("name").asText(), type);
         }
       }
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       return out; // not Spark's schema: no char types known, as for a file of another writer
     }
     return out;
