@@ -208,7 +208,7 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     }
     if (conf.force || !conf.requireSelective || selective(creation)) {
       budget[0]--;
-      return counted(FilterSubquery.probe(withPredicateSubqueriesAsJoins(source), creationKeys, conf.fpp, applicationKeys),
+      return counted(FilterSubquery.probe(asTheQueryRunsIt(source), creationKeys, conf.fpp, applicationKeys),
           application);
     }
     return application;
@@ -250,20 +250,24 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
       return counted(stored.get().probe(), application);
     }
     double fpp = Double.isNaN(hint.forcedFpp) ? conf.fpp : hint.forcedFpp;
-    return counted(FilterSubquery.probe(withPredicateSubqueriesAsJoins(source), creationKeys, fpp, applicationKeys),
+    return counted(FilterSubquery.probe(asTheQueryRunsIt(source), creationKeys, fpp, applicationKeys),
         application);
   }
 
   /**
-   * {@code creation} with its {@code IN} / {@code EXISTS} subqueries rewritten into semi, anti and existence joins,
-   * as Spark's {@code RewritePredicateSubquery} rewrites them in the query itself. That rule runs after this one
-   * (batch "RewriteSubquery"), and only on the main plan, never inside the plan of a subquery expression such as the
-   * filter's build: left in the build, a correlated {@code IN} (its correlation already pulled up into the {@code
-   * ListQuery}) would be planned as an uncorrelated {@code IN} over the wider subquery rows and match nothing (an
-   * empty filter that pruned every row), and an {@code EXISTS} could not be planned at all.
+   * {@code creation} as the optimizer's later batches leave it in the query itself, which run after this rule and
+   * only on the main plan, never inside the plan of a subquery expression such as the filter's build. Its {@code IN}
+   * / {@code EXISTS} subqueries are rewritten into semi, anti and existence joins ({@code RewritePredicateSubquery},
+   * batch "RewriteSubquery"): left in the build, a correlated {@code IN} (its correlation already pulled up into the
+   * {@code ListQuery}) would be planned as an uncorrelated {@code IN} over the wider subquery rows and match nothing
+   * (an empty filter that pruned every row), and an {@code EXISTS} could not be planned at all. Then the keys of its
+   * joins on float and double are normalized ({@code NormalizeFloatingNumbers}): the query's join matches -0.0 with
+   * 0.0 and any NaN with NaN, while the build's un-normalized copy compared their bits and left such matches' keys
+   * out of the filter (a join of {@code -0.0} with {@code 0.0} inside the built side lost its rows).
    */
-  private static LogicalPlan withPredicateSubqueriesAsJoins(LogicalPlan creation) {
-    return org.apache.spark.sql.catalyst.optimizer.RewritePredicateSubquery$.MODULE$.apply(creation);
+  private static LogicalPlan asTheQueryRunsIt(LogicalPlan creation) {
+    LogicalPlan joins = org.apache.spark.sql.catalyst.optimizer.RewritePredicateSubquery$.MODULE$.apply(creation);
+    return org.apache.spark.sql.catalyst.optimizer.NormalizeFloatingNumbers$.MODULE$.apply(joins);
   }
 
   /**
