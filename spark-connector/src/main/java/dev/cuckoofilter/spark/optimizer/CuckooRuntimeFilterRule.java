@@ -263,11 +263,14 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
    * (an empty filter that pruned every row), and an {@code EXISTS} could not be planned at all. Then the keys of its
    * joins on float and double are normalized ({@code NormalizeFloatingNumbers}): the query's join matches -0.0 with
    * 0.0 and any NaN with NaN, while the build's un-normalized copy compared their bits and left such matches' keys
-   * out of the filter (a join of {@code -0.0} with {@code 0.0} inside the built side lost its rows).
+   * out of the filter (a join of {@code -0.0} with {@code 0.0} inside the built side lost its rows). Last, struct
+   * field updates ({@code Column.withField}, {@code dropFields}) become plain structs ({@code
+   * ReplaceUpdateFieldsExpression}): they cannot be evaluated, and failed the query in the build.
    */
   private static LogicalPlan asTheQueryRunsIt(LogicalPlan creation) {
     LogicalPlan joins = org.apache.spark.sql.catalyst.optimizer.RewritePredicateSubquery$.MODULE$.apply(creation);
-    return org.apache.spark.sql.catalyst.optimizer.NormalizeFloatingNumbers$.MODULE$.apply(joins);
+    LogicalPlan normalized = org.apache.spark.sql.catalyst.optimizer.NormalizeFloatingNumbers$.MODULE$.apply(joins);
+    return org.apache.spark.sql.catalyst.optimizer.ReplaceUpdateFieldsExpression$.MODULE$.apply(normalized);
   }
 
   /**
