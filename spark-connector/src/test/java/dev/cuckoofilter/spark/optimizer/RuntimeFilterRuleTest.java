@@ -291,6 +291,28 @@ class RuntimeFilterRuleTest {
   }
 
   @Test
+  void aDataSourceV2SideIsBuiltFrom(@TempDir Path dir) {
+    shuffledJoinsOverSmallTables();
+    // Spark plans a DataSource V2 table (Iceberg, a v2 catalog's, files read with spark.sql.sources.useV1SourceList
+    // emptied) only once V2ScanRelationPushDown, after the rule, has made its relation a scan: the filter's build of
+    // such a side failed the query ("No plan for RelationV2").
+    for (String t : List.of("fact", "dim")) {
+      spark.table(t).write().parquet(dir.resolve(t).toString());
+    }
+    spark.conf().set("spark.sql.sources.useV1SourceList", "");
+    try {
+      for (String t : List.of("fact", "dim")) {
+        spark.read().parquet(dir.resolve(t).toString()).createOrReplaceTempView(t + "_v2");
+      }
+    } finally {
+      spark.conf().unset("spark.sql.sources.useV1SourceList");
+    }
+    String sql = "SELECT f.k, f.v, d.name FROM fact_v2 f JOIN dim_v2 d ON f.k = d.k WHERE d.segment < 2";
+    assertTrue(spark.sql(sql).queryExecution().analyzed().toString().contains("RelationV2"));
+    assertTrue(compareWithRuleOnAndOff(sql));
+  }
+
+  @Test
   void aUsersProbeOnThePreservedSideOfAnOuterJoinStays() {
     shuffledJoinsOverSmallTables();
     // The probe is the user's, on the preserved side, built from that side's own rows; constraint propagation
