@@ -256,23 +256,32 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
 
   /**
    * {@code creation} as the optimizer's later batches leave it in the query itself, which run after this rule and
-   * only on the main plan, never inside the plan of a subquery expression such as the filter's build. Its DataSource
-   * V2 relations (Iceberg, a v2 catalog's tables) become scans ({@code V2ScanRelationPushDown}, batch "Early Filter
-   * and Projection Push-Down"), the only form Spark plans: the build of such a side failed the query with "No plan
-   * for RelationV2". Its {@code IN} / {@code EXISTS} subqueries are rewritten into semi, anti and existence joins
-   * ({@code RewritePredicateSubquery}, batch "RewriteSubquery"): left in the build, a correlated {@code IN} (its correlation already pulled up into the
-   * {@code ListQuery}) would be planned as an uncorrelated {@code IN} over the wider subquery rows and match nothing
-   * (an empty filter that pruned every row), and an {@code EXISTS} could not be planned at all. Then the keys of its
-   * joins on float and double are normalized ({@code NormalizeFloatingNumbers}): the query's join matches -0.0 with
-   * 0.0 and any NaN with NaN, while the build's un-normalized copy compared their bits and left such matches' keys
-   * out of the filter (a join of {@code -0.0} with {@code 0.0} inside the built side lost its rows). Last, struct
-   * field updates ({@code Column.withField}, {@code dropFields}) become plain structs ({@code
-   * ReplaceUpdateFieldsExpression}): they cannot be evaluated, and failed the query in the build.
+   * only on the main plan, never inside the plan of a subquery expression such as the filter's build:
+   * <ul>
+   *   <li>DataSource V2 relations (Iceberg, a v2 catalog's tables) become scans ({@code V2ScanRelationPushDown}),
+   *       the only form Spark plans: the build of such a side failed the query with "No plan for RelationV2";
+   *   <li>distinct aggregates of several columns ({@code count(DISTINCT a), count(DISTINCT b)}) are rewritten
+   *       into one ({@code RewriteDistinctAggregates}), the only form Spark plans: the build failed the query
+   *       with "You hit a query analyzer bug";
+   *   <li>{@code IN} / {@code EXISTS} subqueries become semi, anti and existence joins ({@code
+   *       RewritePredicateSubquery}): left in the build, a correlated {@code IN} (its correlation already pulled
+   *       up into the {@code ListQuery}) would be planned as an uncorrelated {@code IN} over the wider subquery
+   *       rows and match nothing (an empty filter that pruned every row), and an {@code EXISTS} could not be
+   *       planned at all;
+   *   <li>the keys of joins on float and double are normalized ({@code NormalizeFloatingNumbers}): the query's
+   *       join matches -0.0 with 0.0 and any NaN with NaN, while the build's un-normalized copy compared their
+   *       bits and left such matches' keys out of the filter (a join of -0.0 with 0.0 inside the built side
+   *       lost its rows);
+   *   <li>struct field updates ({@code Column.withField}, {@code dropFields}) become plain structs ({@code
+   *       ReplaceUpdateFieldsExpression}): they cannot be evaluated, and failed the query in the build.
+   * </ul>
+   * In the optimizer's order.
    */
   private static LogicalPlan asTheQueryRunsIt(LogicalPlan creation) {
     LogicalPlan scans =
         org.apache.spark.sql.execution.datasources.v2.V2ScanRelationPushDown$.MODULE$.apply(creation);
-    LogicalPlan joins = org.apache.spark.sql.catalyst.optimizer.RewritePredicateSubquery$.MODULE$.apply(scans);
+    LogicalPlan aggregates = org.apache.spark.sql.catalyst.optimizer.RewriteDistinctAggregates$.MODULE$.apply(scans);
+    LogicalPlan joins = org.apache.spark.sql.catalyst.optimizer.RewritePredicateSubquery$.MODULE$.apply(aggregates);
     LogicalPlan normalized = org.apache.spark.sql.catalyst.optimizer.NormalizeFloatingNumbers$.MODULE$.apply(joins);
     return org.apache.spark.sql.catalyst.optimizer.ReplaceUpdateFieldsExpression$.MODULE$.apply(normalized);
   }

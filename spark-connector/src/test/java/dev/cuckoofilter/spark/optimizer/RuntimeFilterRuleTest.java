@@ -313,6 +313,16 @@ class RuntimeFilterRuleTest {
   }
 
   @Test
+  void aSideWithDistinctAggregatesOfSeveralColumnsIsBuiltFrom() {
+    shuffledJoinsOverSmallTables();
+    // Spark plans distinct aggregates of more than one column only once RewriteDistinctAggregates, after the rule, has
+    // rewritten them: the filter's build of such a side failed the query ("You hit a query analyzer bug").
+    String sql = "SELECT f.k, f.v, d.segments, d.names FROM fact f JOIN (SELECT k, count(DISTINCT segment) AS segments, "
+        + "count(DISTINCT name) AS names FROM dim WHERE segment < 2 GROUP BY k) d ON f.k = d.k";
+    assertTrue(compareWithRuleOnAndOff(sql));
+  }
+
+  @Test
   void aUsersProbeOnThePreservedSideOfAnOuterJoinStays() {
     shuffledJoinsOverSmallTables();
     // The probe is the user's, on the preserved side, built from that side's own rows; constraint propagation
