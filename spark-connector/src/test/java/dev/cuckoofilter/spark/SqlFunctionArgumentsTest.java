@@ -109,6 +109,19 @@ class SqlFunctionArgumentsTest {
   }
 
   @Test
+  void aFilterPickedFromAUnionIsNotCheckedAgainstItsFirstBranchOnly() {
+    // A union's output attribute is its first branch's: the check followed it to cuckoo_filter(k) and refused
+    // the string probe of the second branch's filter of s ("does not hash like the keys of the filter,
+    // cuckoo_filter(k) of type bigint"), a query that returns all 100 rows.
+    String union = "(SELECT f FROM (SELECT 1 AS g, cuckoo_filter(k) AS f FROM sfa_dim UNION ALL "
+        + "SELECT 2, cuckoo_filter(s) FROM sfa_dim) WHERE g = %d)";
+    assertEquals(100, spark.sql("SELECT * FROM sfa_dim WHERE cuckoo_might_contain(" + String.format(union, 2) + ", s)")
+        .count());
+    assertEquals(100, spark.sql("SELECT * FROM sfa_dim WHERE cuckoo_might_contain(" + String.format(union, 1) + ", k)")
+        .count());
+  }
+
+  @Test
   void untypedNullKeysAndFiltersAreNullsNotTypeErrors() throws Exception {
     // A bare NULL has Spark's type void: as a key it is a null key (false, left out of the build), as a
     // filter a null filter (null), compiled and interpreted. All five failed at analysis with

@@ -21,6 +21,7 @@ import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
 import org.apache.spark.sql.catalyst.expressions.ScalarSubquery;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.Union;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DecimalType;
@@ -176,8 +177,15 @@ public final class CuckooSqlFunctions {
     return null;
   }
 
-  /** The alias that defines {@code id} in the plan's projections and aggregates, or null. */
+  /**
+   * The alias that defines {@code id} in the plan's projections and aggregates, or null. Also null past a
+   * union that outputs {@code id}: its output attributes are its first branch's, but its rows come from
+   * every branch, whose filters may have keys of other types.
+   */
   private static Alias findAlias(LogicalPlan plan, ExprId id) {
+    if (plan instanceof Union && list(plan.output()).stream().anyMatch(a -> a.exprId().equals(id))) {
+      return null;
+    }
     for (Expression e : list(plan.expressions())) {
       if (e instanceof Alias && ((Alias) e).exprId().equals(id)) {
         return (Alias) e;
