@@ -72,6 +72,8 @@ public final class CuckooFilter implements Serializable {
   public static final double DEFAULT_FPP = 0.01;
   /** Seed used when a builder sets none. */
   public static final long DEFAULT_SEED = 0L;
+  /** Largest {@link #serializedSize()} that {@link #toByteArray} can return (a Java array); larger filters stream. */
+  public static final long MAX_BYTE_ARRAY_SIZE = Integer.MAX_VALUE - 16;
 
   private final transient FilterParameters parameters;
   private final transient BucketTable table;
@@ -822,7 +824,7 @@ public final class CuckooFilter implements Serializable {
   /** The serialized form in one array. */
   public byte[] toByteArray() {
     long n = serializedSize();
-    if (n > Integer.MAX_VALUE - 16) {
+    if (n > MAX_BYTE_ARRAY_SIZE) {
       throw new IllegalStateException("filter is " + n + " bytes, too large for a byte array; use writeTo");
     }
     ArrayOutput out = new ArrayOutput((int) n);

@@ -57,6 +57,24 @@ class SqlFunctionArgumentsTest {
     assertEquals(1, spark.sql("SELECT cuckoo_filter(k, CAST(100 AS DECIMAL(30, 0)), 0.01) FROM sfa_dim").count());
   }
 
+  /**
+   * A filter is returned as one BINARY value, a Java array: a size whose filter cannot fit one passed analysis
+   * (anything up to 33.6 billion keys, the largest table), and the job then ran out of memory in the final task,
+   * or failed after the whole build with "too large for a byte array; use writeTo". Only analysis runs here.
+   */
+  @Test
+  void aSizeWhoseFilterOutgrowsABinaryValueFailsAtAnalysis() {
+    Exception e = assertThrows(AnalysisException.class,
+        () -> spark.sql("SELECT cuckoo_filter(k, 3000000000) FROM sfa_dim"));
+    assertMentions(e.getMessage(), "cuckoo_filter", "argument 2 (expectedItems)", "3000000000", "BINARY");
+    e = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.filterOf(3_000_000_000L, 0.01, org.apache.spark.sql.functions.col("k")));
+    assertMentions(e.getMessage(), "expectedItems", "3000000000", "BINARY");
+    // A billion keys at 1% fit (about 1.6 GB); a higher rate lets more fit.
+    CuckooFilters.filterOf(1_000_000_000L, 0.01, org.apache.spark.sql.functions.col("k"));
+    CuckooFilters.filterOf(2_000_000_000L, 0.2, org.apache.spark.sql.functions.col("k"));
+  }
+
   /** The innermost IllegalArgumentException of a failure, whatever wraps it (task failures, awaitResult). */
   static String illegalArgument(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {

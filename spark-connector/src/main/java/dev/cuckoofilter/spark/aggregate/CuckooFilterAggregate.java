@@ -8,6 +8,7 @@ import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.core.EntryCodes;
 import dev.cuckoofilter.core.FilterFullException;
 import dev.cuckoofilter.core.FilterParameters;
+import dev.cuckoofilter.core.format.FilterFormat;
 import dev.cuckoofilter.spark.expressions.CuckooKeyHash;
 import dev.cuckoofilter.spark.hash.KeyTypes;
 import java.util.Arrays;
@@ -94,7 +95,8 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
 
   /**
    * Checks a size before any job runs: positive, and a table of that many keys at {@code fpp} (itself
-   * valid, {@link #checkFpp}) within the supported number of buckets.
+   * valid, {@link #checkFpp}) within the supported number of buckets and small enough to be returned as one
+   * BINARY value (a Java array, {@link CuckooFilter#MAX_BYTE_ARRAY_SIZE}).
    *
    * @throws IllegalArgumentException starting with "expectedItems" if no filter can be built for that many keys
    */
@@ -102,11 +104,19 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
     if (expectedItems <= 0) {
       throw new IllegalArgumentException("expectedItems must be positive, got " + expectedItems);
     }
+    FilterParameters p;
     try {
-      CuckooFilter.builder().expectedItems(expectedItems).fpp(fpp).parameters();
+      p = CuckooFilter.builder().expectedItems(expectedItems).fpp(fpp).parameters();
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw new IllegalArgumentException("expectedItems " + expectedItems + " is too large at fpp " + fpp + ": "
           + e.getMessage(), e);
+    }
+    // Else the whole job would run, and the final task fail (or run out of memory) building the table.
+    long bytes = FilterFormat.serializedSize(p, p.stashCapacity());
+    if (bytes > CuckooFilter.MAX_BYTE_ARRAY_SIZE) {
+      throw new IllegalArgumentException("expectedItems " + expectedItems + " is too large at fpp " + fpp + ": the "
+          + "filter would take " + bytes + " bytes, more than the " + CuckooFilter.MAX_BYTE_ARRAY_SIZE + " of a BINARY "
+          + "value (one Java array); size it for fewer keys or a higher fpp");
     }
   }
 
