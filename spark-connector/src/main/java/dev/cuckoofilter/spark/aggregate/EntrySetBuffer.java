@@ -231,6 +231,19 @@ public final class EntrySetBuffer implements java.io.Serializable {
     return n[0];
   }
 
+  /**
+   * A lower bound of the distinct entries held, cheap enough to ask after every {@link #add}: exact as of the
+   * last compaction of the appended values (always, once they repeat), so it lags by at most one array of
+   * appends, and repeats never count.
+   */
+  public long distinctLowerBound() {
+    long n = repeated != null ? repeated.size() : sortedSize;
+    for (SortedRun run : runs) {
+      n = Math.max(n, run.count);
+    }
+    return n;
+  }
+
   /** Number of entries held, an entry held in several runs counted in each: what {@link #forEachHeld} gives. */
   public long heldCount() {
     flushPending();

@@ -34,7 +34,7 @@ public final class PartialBuilds {
 
   /**
    * One serialized partial build per partition of {@code rows}, or null for a partition whose part would
-   * be over {@code maxPartBytes} (it stops collecting once its rows alone say so).
+   * be over {@code maxPartBytes} (it stops collecting once its distinct keys alone say so).
    *
    * @param aggregate the filter's aggregate, its keys bound to the rows' positions
    */
@@ -106,14 +106,16 @@ public final class PartialBuilds {
 
     @Override
     public Iterator<byte[]> apply(Iterator<InternalRow> rows) {
-      long maxRows = maxPartBytes / MIN_BYTES_PER_KEY;
+      // The part holds the distinct keys, not the rows: a partition of a fact table repeats few keys many times.
+      long maxKeys = maxPartBytes / MIN_BYTES_PER_KEY;
       EntrySetBuffer buffer = new EntrySetBuffer();
       byte[] part = null;
-      long seen = 0;
-      while (rows.hasNext() && ++seen <= maxRows) {
+      boolean over = false;
+      while (!over && rows.hasNext()) {
         aggregate.update(buffer, rows.next());
+        over = buffer.distinctLowerBound() > maxKeys;
       }
-      if (seen <= maxRows) {
+      if (!over) {
         part = buffer.serialize();
         if (part.length > maxPartBytes) {
           part = null;
