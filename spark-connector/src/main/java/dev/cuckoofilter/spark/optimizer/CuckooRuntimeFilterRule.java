@@ -17,6 +17,7 @@ import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.IsNotNull;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.ScalarSubquery;
+import org.apache.spark.sql.catalyst.optimizer.RewritePredicateSubquery$;
 import org.apache.spark.sql.catalyst.planning.ExtractEquiJoinKeys$;
 import org.apache.spark.sql.catalyst.plans.Cross$;
 import org.apache.spark.sql.catalyst.plans.FullOuter$;
@@ -42,7 +43,8 @@ import scala.runtime.AbstractFunction1;
 /**
  * Automatic cuckoo runtime filters: for an equi-join whose larger side would be shuffled, adds
  * {@code Filter(cuckoo_might_contain((SELECT cuckoo_filter(keys) FROM other side), keys))} on that side,
- * so its rows without a match are dropped before the shuffle, with no code change.
+ * so its rows without a match are dropped before the shuffle, with no code change. {@code WHERE k IN (SELECT
+ * ...)} and {@code EXISTS} count as the semi joins Spark makes of them.
  *
  * <p>It applies only where pruning cannot change the result ({@link JoinPruning}: never a preserved side
  * of an outer join or the left side of an anti join), when the side to prune is estimated at least
@@ -83,8 +85,15 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     if (plan.isStreaming() || !(conf.enabled || hinted)) {
       return hinted ? CuckooFilterHint.strip(plan) : plan;
     }
+    // WHERE k IN (SELECT ...) and EXISTS are semi joins, but Spark rewrites them as joins only after this rule
+    // (batch "RewriteSubquery"): rewritten here, they are pruned as the joins written in the query are. Where
+    // no filter is injected, the plan is left as it was, for Spark's own rewrite.
+    LogicalPlan subqueriesAsJoins = RewritePredicateSubquery$.MODULE$.apply(plan);
     int[] budget = {conf.maxFilters};
-    LogicalPlan rewritten = rewrite(plan, conf, budget, hinted, null);
+    LogicalPlan rewritten = rewrite(subqueriesAsJoins, conf, budget, hinted, null);
+    if (rewritten == subqueriesAsJoins) {
+      rewritten = plan;
+    }
     return hinted ? CuckooFilterHint.strip(rewritten) : rewritten;
   }
 
@@ -281,7 +290,7 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     LogicalPlan scans =
         org.apache.spark.sql.execution.datasources.v2.V2ScanRelationPushDown$.MODULE$.apply(creation);
     LogicalPlan aggregates = org.apache.spark.sql.catalyst.optimizer.RewriteDistinctAggregates$.MODULE$.apply(scans);
-    LogicalPlan joins = org.apache.spark.sql.catalyst.optimizer.RewritePredicateSubquery$.MODULE$.apply(aggregates);
+    LogicalPlan joins = RewritePredicateSubquery$.MODULE$.apply(aggregates);
     LogicalPlan normalized = org.apache.spark.sql.catalyst.optimizer.NormalizeFloatingNumbers$.MODULE$.apply(joins);
     return org.apache.spark.sql.catalyst.optimizer.ReplaceUpdateFieldsExpression$.MODULE$.apply(normalized);
   }
