@@ -27,6 +27,7 @@ import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
@@ -215,7 +216,7 @@ public final class FilterUpdater {
     // The stored names are column names, and the update resolves them as column expressions (col, the builder's
     // keys): quoted, so that a name with a dot or a backtick is that top-level column, not a struct field of
     // another column (whose values would be hashed instead) nor a syntax error.
-    String[] names = keys.stream().map(f -> "`" + f.name().replace("`", "``") + "`").toArray(String[]::new);
+    String[] names = keys.stream().map(f -> quoted(f.name())).toArray(String[]::new);
     // Every dataset of the change: keys of another type hash to other entries, so an added key would be
     // missing from the filter (a false negative) and a deleted one would not leave it.
     if (change.isSnapshots()) {
@@ -237,9 +238,9 @@ public final class FilterUpdater {
   private static Dataset<Row> charKeysAsStored(Dataset<Row> data, List<StructField> keys) {
     for (StructField key : keys) {
       int stored = KeyTypes.charLength(key);
-      int given = KeyTypes.charLength(data.schema().apply(key.name()));
+      int given = KeyTypes.charLength(column(data, key.name()));
       if (stored >= 0 && given >= 0 && given != stored) {
-        Column column = data.col("`" + key.name().replace("`", "``") + "`");
+        Column column = data.col(quoted(key.name()));
         data = data.withColumn(key.name(), functions.rpad(functions.rtrim(column), stored, " "));
       }
     }
@@ -257,8 +258,11 @@ public final class FilterUpdater {
     for (StructField key : keys) {
       StructField actual;
       try {
-        actual = data.schema().apply(key.name());
-      } catch (IllegalArgumentException e) {
+        actual = column(data, key.name());
+      } catch (Exception e) { // Spark's AnalysisException, which Java sees as checked
+        if (!(e instanceof AnalysisException)) {
+          throw e;
+        }
         throw new IllegalArgumentException(what + " of the change have no key column " + key.name()
             + " of the filter at " + location + "; their columns are " + String.join(", ", data.schema().fieldNames()),
             e);
@@ -268,6 +272,19 @@ public final class FilterUpdater {
             + " in " + what + " of the change but " + key.dataType().simpleString() + " in the filter at " + location);
       }
     }
+  }
+
+  /** {@code name} as a column expression naming exactly that top-level column (not a struct field of another). */
+  private static String quoted(String name) {
+    return "`" + name.replace("`", "``") + "`";
+  }
+
+  /**
+   * The column {@code name} of {@code data}, resolved as the update's column expressions resolve it: ignoring
+   * case unless {@code spark.sql.caseSensitive} (a filter built with keys("K") from a column k records K).
+   */
+  private static StructField column(Dataset<Row> data, String name) {
+    return data.select(functions.col(quoted(name))).schema().fields()[0];
   }
 
   private static UpdateResult rebuild(Dataset<Row> current, String[] keyColumns, double fpp, String reason) {
