@@ -154,6 +154,9 @@ final class BuildCommand extends StoreCommand {
         throw new InputException("--input " + input + ": the path does not exist");
       }
       for (FileStatus match : matches) {
+        if (hiddenName(match.getPath())) { // a glob's match too: _SUCCESS, .crc files, _temporary
+          continue;
+        }
         if (match.isFile()) {
           files.add(match.getPath());
           continue;
@@ -174,13 +177,22 @@ final class BuildCommand extends StoreCommand {
     return files;
   }
 
-  /** Like Spark: a file is not data if its name or a directory's name below the input starts with _ or . */
+  /** Like Spark: a file is not data if its name or a directory's name below the input is hidden. */
   private static boolean hidden(Path root, Path file) {
     for (Path p = file; p != null && !p.equals(root); p = p.getParent()) {
-      if (p.getName().startsWith("_") || p.getName().startsWith(".")) {
+      if (hiddenName(p)) {
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * Whether Spark leaves a path out of a dataset, as it does every path its listing or a glob finds (Spark's
+   * {@code HadoopFSUtils.shouldFilterOutPathName}, but for the summary files {@code _metadata}, which hold no rows).
+   */
+  private static boolean hiddenName(Path path) {
+    String name = path.getName();
+    return (name.startsWith("_") && !name.contains("=")) || name.startsWith(".") || name.endsWith("._COPYING_");
   }
 }
