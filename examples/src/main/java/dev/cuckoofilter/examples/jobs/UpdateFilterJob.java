@@ -21,6 +21,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -181,9 +182,18 @@ public final class UpdateFilterJob extends SparkJob {
   private Dataset<Row> read(SparkSession spark, String option, String pathOrTable, List<StructField> keys,
       FilterStore store) {
     Dataset<Row> data = dataset.read(spark, pathOrTable, option);
-    // The stored names are column names; FilterUpdater resolves them quoted, and so does this check.
-    KeyColumns.requireMatching(data, KeyColumns.quotedNames(keys), keys, option + " " + pathOrTable,
-        store.location());
+    try {
+      // The stored names are column names; FilterUpdater resolves them quoted, and so does this check.
+      KeyColumns.requireMatching(data, KeyColumns.quotedNames(keys), keys, option + " " + pathOrTable,
+          store.location());
+    } catch (InputException e) {
+      // A dataset without rows changes no key, but gives Spark no values to infer types from: a CSV file of only its
+      // header has string columns, an empty JSON file none. It stands for no rows of the filter's key columns.
+      if (data.isEmpty()) {
+        return spark.createDataFrame(List.of(), new StructType(keys.toArray(new StructField[0])));
+      }
+      throw e;
+    }
     return data;
   }
 }
