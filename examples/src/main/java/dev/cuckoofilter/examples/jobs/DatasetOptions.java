@@ -54,7 +54,7 @@ final class DatasetOptions {
   Dataset<Row> read(SparkSession spark, String pathOrTable, String option, Format format) {
     String what = option + " " + pathOrTable;
     if (format == Format.TABLE) {
-      if (!spark.catalog().tableExists(pathOrTable)) {
+      if (!tableExists(spark, pathOrTable, what)) {
         throw new InputException(what + ": table " + pathOrTable + " does not exist");
       }
     } else {
@@ -93,6 +93,24 @@ final class DatasetOptions {
       root = root.getCause();
     }
     return root.getMessage();
+  }
+
+  /**
+   * Whether the catalog has the table {@code name}.
+   *
+   * @throws InputException if Spark cannot parse the name (a path given with {@code --format table}, say)
+   */
+  private static boolean tableExists(SparkSession spark, String name, String what) {
+    try {
+      return spark.catalog().tableExists(name);
+    } catch (Exception e) { // Spark's ParseException, an AnalysisException, which Java sees as checked
+      if (e instanceof AnalysisException) {
+        // its message shows the name under a caret on further lines: the first says what is wrong
+        String firstLine = e.getMessage().strip().lines().findFirst().orElse("");
+        throw new InputException(what + ": not a table name: " + firstLine, e);
+      }
+      throw e;
+    }
   }
 
   private static void requireExists(SparkSession spark, String path, String what) {

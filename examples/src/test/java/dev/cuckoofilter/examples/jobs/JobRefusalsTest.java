@@ -85,6 +85,25 @@ class JobRefusalsTest {
     assertTrue(notParquet.stderr().contains("is not a Parquet file"), notParquet.describe());
   }
 
+  /**
+   * With --format table a dataset is a table name: a path given by mistake, or a name Spark cannot parse, failed
+   * with Spark's ParseException, exit code 1 and a stack trace, as if the job had broken.
+   */
+  @Test
+  void aTableNameSparkCannotParseIsAUsageError() throws IOException {
+    Result path = inProcess(new BuildFilterJob(), "--input", customers, "--format", "table", "--keys", "id",
+        "--location", location("never"));
+    assertRefused("build-filter: error: --input " + customers + ": not a table name: ", path);
+    assertEquals(1, path.stderr().lines().count(), path.describe());
+    assertFalse(Files.exists(Path.of(location("never"))), "nothing was published");
+
+    FilterStore store = published("tables");
+    Result spaced = inProcess(new PruneJoinJob(), "--location", store.location(), "--input", orders, "--keys",
+        "customer_id", "--join-with", "sales customers", "--join-format", "table", "--join-keys", "id", "--output",
+        dir.resolve("never-written").toString());
+    assertRefused("prune-join: error: --join-with sales customers: not a table name: ", spaced);
+  }
+
   @Test
   void locationsThatCannotBeFilterLocationsAreRefusedBeforeTheBuild() throws IOException {
     Path file = Files.writeString(dir.resolve("a-file"), "not a filter location");
