@@ -232,19 +232,24 @@ public final class PruneJoinJob extends SparkJob {
     } catch (UnsupportedFileSystemException | IllegalArgumentException e) {
       throw new InputException("--output " + output + ": cannot access the path: " + e.getMessage(), e);
     }
-    requireApart(out, "--location", location, new Path(store.location()), conf);
+    // The location is a directory, not a pattern (its name may hold [ or {): it is compared as it is.
+    requireApart(out, "--location", location, new Path(store.location()), false, conf);
     if (dataset.format != DatasetOptions.Format.TABLE) {
-      requireApart(out, "--input", input, new Path(input), conf);
+      requireApart(out, "--input", input, new Path(input), true, conf);
     }
     if ((joinFormat != null ? joinFormat : dataset.format) != DatasetOptions.Format.TABLE) {
-      requireApart(out, "--join-with", joinWith, new Path(joinWith), conf);
+      requireApart(out, "--join-with", joinWith, new Path(joinWith), true, conf);
     }
   }
 
-  /** Refuses {@code out} if it is, contains or lies in {@code path} or a file or directory its glob matches. */
-  private void requireApart(Path out, String option, String value, Path path, Configuration conf) throws IOException {
+  /**
+   * Refuses {@code out} if it is, contains or lies in {@code path} or, if {@code glob} (a dataset, which Spark
+   * reads as a glob), a file or directory its glob matches.
+   */
+  private void requireApart(Path out, String option, String value, Path path, boolean glob, Configuration conf)
+      throws IOException {
     List<Path> paths = new ArrayList<>(List.of(qualified(path, conf)));
-    FileStatus[] matches = path.getFileSystem(conf).globStatus(path);
+    FileStatus[] matches = glob ? path.getFileSystem(conf).globStatus(path) : null;
     if (matches != null) {
       for (FileStatus m : matches) {
         paths.add(qualified(m.getPath(), conf));
