@@ -75,6 +75,7 @@ public final class BuildFilterJob extends SparkJob {
     FilterStore store = Locations.openForPublishing(location, spark.sessionState().newHadoopConf(), "--location");
     Dataset<Row> data = dataset.read(spark, input, "--input");
     List<StructField> keyFields = KeyColumns.resolve(data, keys, "--input " + input);
+    KeyColumns.requireColumns(data, keys, "--input " + input);
     if (!newKeys) {
       store.requireKeyColumnsOfLatest(KeyColumns.json(keyFields)); // before the build; publish checks again
     }

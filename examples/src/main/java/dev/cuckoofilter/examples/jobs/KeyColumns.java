@@ -1,12 +1,18 @@
 package dev.cuckoofilter.examples.jobs;
 
+import static dev.cuckoofilter.spark.util.ScalaCollections.list;
+
 import dev.cuckoofilter.examples.common.InputException;
 import dev.cuckoofilter.spark.hash.KeyTypes;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -46,6 +52,28 @@ final class KeyColumns {
       fields.add(field);
     }
     return fields;
+  }
+
+  /**
+   * Requires each of {@code names} (resolved by {@link #resolve}) to be a column of {@code data}, not a field of a
+   * struct column: a filter location records its key columns by name, and updates and probes of the location read
+   * the columns of those names, so a field {@code s.x} would be recorded as {@code x} and another column read.
+   *
+   * @throws InputException naming the first key that is not a column
+   */
+  static void requireColumns(Dataset<Row> data, List<String> names, String what) {
+    Set<ExprId> columns = new HashSet<>();
+    for (Attribute column : list(data.queryExecution().analyzed().output())) {
+      columns.add(column.exprId());
+    }
+    for (String name : names) {
+      Attribute key = list(data.select(functions.col(name)).queryExecution().analyzed().output()).get(0);
+      if (!columns.contains(key.exprId())) {
+        throw new InputException("key " + name + " of " + what + " is not a column but a field of a struct column, and "
+            + "a filter location records its key columns by name (this one as " + key.name() + "), which updates and "
+            + "prune-join read; write the dataset with the field as a column of its own and build from that");
+      }
+    }
   }
 
   /**

@@ -86,6 +86,22 @@ class JobRefusalsTest {
   }
 
   /**
+   * A location records its key columns by name, and update-filter and prune-join read the columns of those names.
+   * build-filter --keys s.x (a field of the struct column s) published the key column x: updates then hashed the
+   * top-level column x, another column, and every key they added was missing from the filter (150 of 150 keys).
+   * saveTo refuses such keys; build-filter now does too, before the build.
+   */
+  @Test
+  void aStructFieldKeyIsRefusedBeforeTheBuild() {
+    String nested = dir.resolve("nested").toString();
+    spark.sql("SELECT named_struct('x', id) AS s, id + 1000000 AS x FROM range(0, 100)").write().parquet(nested);
+    Result built = inProcess(new BuildFilterJob(), "--input", nested, "--keys", "s.x", "--location", location("nested"));
+    assertRefused("build-filter: error: key s.x of --input " + nested + " is not a column", built);
+    assertTrue(built.stdout().isEmpty(), "refused before building: " + built.describe());
+    assertFalse(Files.exists(Path.of(location("nested"))), "nothing was published");
+  }
+
+  /**
    * With --format table a dataset is a table name: a path given by mistake, or a name Spark cannot parse, failed
    * with Spark's ParseException, exit code 1 and a stack trace, as if the job had broken.
    */
