@@ -5,14 +5,11 @@ import static dev.cuckoofilter.spark.util.ScalaCollections.list;
 import dev.cuckoofilter.examples.common.InputException;
 import dev.cuckoofilter.spark.hash.KeyTypes;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
-import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -62,18 +59,43 @@ final class KeyColumns {
    * @throws InputException naming the first key that is not a column
    */
   static void requireColumns(Dataset<Row> data, List<String> names, String what) {
-    Set<ExprId> columns = new HashSet<>();
-    for (Attribute column : list(data.queryExecution().analyzed().output())) {
-      columns.add(column.exprId());
-    }
     for (String name : names) {
-      Attribute key = list(data.select(functions.col(name)).queryExecution().analyzed().output()).get(0);
-      if (!columns.contains(key.exprId())) {
+      if (columnName(data, name) == null) {
         throw new InputException("key " + name + " of " + what + " is not a column but a field of a struct column, and "
-            + "a filter location records its key columns by name (this one as " + key.name() + "), which updates and "
-            + "prune-join read; write the dataset with the field as a column of its own and build from that");
+            + "a filter location records its key columns by name (this one as " + resolve(data, List.of(name), what)
+            .get(0).name() + "), which updates and prune-join read; write the dataset with the field as a column of its "
+            + "own and build from that");
       }
     }
+  }
+
+  /**
+   * The names of the columns the key expressions {@code leftKeys} and {@code rightKeys} (resolved by
+   * {@link #resolve}) name, if each pair names columns (not struct fields) of the same name on both sides: the names
+   * a USING join takes (it takes names, not expressions such as {@code `cust.id`}); null otherwise.
+   */
+  static List<String> commonColumnNames(Dataset<Row> left, List<String> leftKeys, Dataset<Row> right,
+      List<String> rightKeys) {
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < leftKeys.size(); i++) {
+      String name = columnName(left, leftKeys.get(i));
+      if (name == null || !name.equals(columnName(right, rightKeys.get(i)))) {
+        return null;
+      }
+      names.add(name);
+    }
+    return names;
+  }
+
+  /** The name of the column of {@code data} the expression {@code key} names, or null if it is a struct field. */
+  private static String columnName(Dataset<Row> data, String key) {
+    Attribute resolved = list(data.select(functions.col(key)).queryExecution().analyzed().output()).get(0);
+    for (Attribute column : list(data.queryExecution().analyzed().output())) {
+      if (column.exprId().equals(resolved.exprId())) {
+        return column.name();
+      }
+    }
+    return null;
   }
 
   /**
@@ -110,11 +132,6 @@ final class KeyColumns {
    */
   static List<String> quotedNames(List<StructField> fields) {
     return fields.stream().map(f -> "`" + f.name().replace("`", "``") + "`").toList();
-  }
-
-  /** The names of {@code fields}. */
-  static List<String> names(List<StructField> fields) {
-    return fields.stream().map(StructField::name).toList();
   }
 
   /** {@code name type, ...}, with Spark SQL's type names. */

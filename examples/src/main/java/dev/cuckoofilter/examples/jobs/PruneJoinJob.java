@@ -178,8 +178,8 @@ public final class PruneJoinJob extends SparkJob {
     requireSeparateOutput(spark, store);
 
     Dataset<Row> pruned = filter.prune(big, bigKeys.toArray(new String[0]));
-    // USING takes names, not expressions: the stored names as they are when both sides use them.
-    List<String> usingKeys = keys == null && joinKeys == null ? KeyColumns.names(filter.keyFields()) : null;
+    // USING takes names, not expressions: the names of the columns both sides' keys name, if they are the same.
+    List<String> usingKeys = KeyColumns.commonColumnNames(big, bigKeys, small, smallKeys);
     join(pruned, small, bigKeys, smallKeys, usingKeys).write().mode(mode.saveMode).format(outputFormat.toString())
         .save(output);
     // The counters include --join-with rows when Spark copies the predicate to that side of the join
@@ -207,9 +207,6 @@ public final class PruneJoinJob extends SparkJob {
       List<String> usingKeys) {
     if (usingKeys != null) {
       return big.join(small, seq(usingKeys), joinType);
-    }
-    if (bigKeys.equals(smallKeys)) {
-      return big.join(small, seq(bigKeys), joinType);
     }
     Column condition = null;
     for (int i = 0; i < bigKeys.size(); i++) {

@@ -30,6 +30,36 @@ class DottedKeyColumnJobsTest {
     spark.stop();
   }
 
+  /**
+   * --keys and --join-keys are column expressions, so a column named cust.id is given quoted. prune-join joined
+   * equal keys of both sides with USING, which takes names: USING `cust.id` (with the backticks) named no column,
+   * and the job failed after pruning with "USING column `cust.id` cannot be resolved", exit code 1.
+   */
+  @Test
+  void quotedKeysOfBothSidesJoinByTheirColumnNames() throws Exception {
+    String customers = dir.resolve("quoted-customers").toString();
+    spark.sql("SELECT id AS `cust.id`, concat('c-', id) AS name FROM range(0, 100)").write().parquet(customers);
+    String orders = dir.resolve("quoted-orders").toString();
+    spark.sql("SELECT id % 200 AS `cust.id`, id AS order_id FROM range(0, 1000)").write().parquet(orders);
+    String location = dir.resolve("filters").resolve("quoted").toString();
+    Result built = inProcess(new BuildFilterJob(), "--input", customers, "--keys", "`cust.id`", "--location", location);
+    assertEquals(ExitCodes.OK, built.exitCode(), built.describe());
+
+    String[][] keyOptions = {{"--keys", "`cust.id`"}, {"--keys", "`cust.id`", "--join-keys", "`cust.id`"}};
+    for (int i = 0; i < keyOptions.length; i++) {
+      String joined = dir.resolve("quoted-joined-" + i).toString();
+      java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--location", location, "--input",
+          orders, "--join-with", customers, "--output", joined));
+      args.addAll(java.util.List.of(keyOptions[i]));
+      Result pruned = inProcess(new PruneJoinJob(), args.toArray(new String[0]));
+
+      assertEquals(ExitCodes.OK, pruned.exitCode(), pruned.describe());
+      assertEquals(500, spark.read().parquet(joined).count());
+      assertEquals(java.util.List.of("cust.id", "order_id", "name"), java.util.List.of(spark.read().parquet(joined)
+          .columns()), "one copy of the key column");
+    }
+  }
+
   @Test
   void aLocationKeyedByADottedColumnNameIsUpdatedAndPrunedWith() throws Exception {
     String before = dir.resolve("before").toString();
