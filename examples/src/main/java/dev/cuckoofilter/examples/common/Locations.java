@@ -104,7 +104,10 @@ public final class Locations {
         throw new InputException(what + " " + location + ": no file system serves its scheme ("
             + e.getCause().getMessage() + ")", e);
       }
-      throw e;
+      // FilterStore.open does no I/O but setting up the file system, whose failures are the URI's or the
+      // configuration's (an hdfs:///path without a NameNode, a viewfs: URI without mount table), not the store's
+      throw new InputException(what + " " + location + ": cannot obtain its file system: "
+          + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
     }
   }
 

@@ -216,6 +216,10 @@ class CuckooCliRefusalsTest {
     assertRefused(ExitCodes.USAGE, "cuckoo contains: error: location " + file + ": ",
         cuckoo("contains", file.toString(), "1"));
     assertRefused(ExitCodes.USAGE, "cuckoo info: error: location '' is not a usable location", cuckoo("info", ""));
+    // A file system that cannot be set up for the URI (an hdfs: URI without a NameNode, fs.defaultFS being file:):
+    // until 2026-11-29 exit code 1 and a stack trace.
+    assertRefused(ExitCodes.USAGE, "cuckoo info: error: location hdfs:///filters/x: cannot obtain its file system: "
+        + "Incomplete HDFS URI, no host", cuckoo("info", "hdfs:///filters/x"));
 
     // publishing: checked before the input is read
     assertRefused(ExitCodes.USAGE, "cuckoo build: error: location " + file + ": ",
