@@ -11,6 +11,7 @@ import dev.cuckoofilter.spark.store.FilterStore;
 import dev.cuckoofilter.spark.store.FilterVersionNotFoundException;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -261,8 +262,16 @@ public final class PruneJoinJob extends SparkJob {
     }
   }
 
+  /**
+   * {@code path} qualified, with the authority of a file system that has a service name (an HDFS NameNode: its
+   * address and port) replaced by that name, so that a NameNode spelled by another of its host's names or without its
+   * default port is one file system.
+   */
   private static Path qualified(Path path, Configuration conf) throws IOException {
-    return path.getFileSystem(conf).makeQualified(path);
+    FileSystem fs = path.getFileSystem(conf);
+    URI qualified = fs.makeQualified(path).toUri();
+    String service = fs.getCanonicalServiceName();
+    return service == null ? new Path(qualified) : new Path(qualified.getScheme(), service, qualified.getPath());
   }
 
   /** Whether {@code inner} is {@code outer} or lies below it. */
