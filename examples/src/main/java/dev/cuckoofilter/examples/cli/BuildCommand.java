@@ -8,6 +8,7 @@ import dev.cuckoofilter.examples.common.ExitCodes;
 import dev.cuckoofilter.examples.common.InputException;
 import dev.cuckoofilter.examples.common.Publishing;
 import dev.cuckoofilter.examples.common.SizingOptions;
+import dev.cuckoofilter.spark.store.FilterMetadata;
 import dev.cuckoofilter.spark.store.FilterStore;
 import dev.cuckoofilter.spark.store.FilterVersion;
 import java.io.IOException;
@@ -69,6 +70,9 @@ final class BuildCommand extends StoreCommand {
     sizing.requireFeasible();
     Configuration conf = cli.hadoopConf();
     FilterStore store = openForPublishing(location, "location");
+    // The version this build replaces, read before the input: a version published while the build reads (an update)
+    // makes the publish a conflict instead of being replaced by a filter of the older data.
+    long parent = store.latest().map(FilterVersion::version).orElse(FilterMetadata.NO_PARENT);
     List<Path> files = parquetFiles(conf);
     DistinctLongs hashes = new DistinctLongs();
     long[] rows = {0};
@@ -125,7 +129,7 @@ final class BuildCommand extends StoreCommand {
         + " distinct keys, " + nullKeys + " null keys left out");
     out.println("built a filter of " + KeySchema.describe(keyColumns) + ": " + Publishing.statistics(filter));
     // Nullable, as Spark reads every column of a file source.
-    FilterVersion published = Publishing.publishNext(store, filter, KeySchema.json(keyColumns, charTypes),
+    FilterVersion published = Publishing.publishOn(store, parent, filter, KeySchema.json(keyColumns, charTypes),
         source != null ? source : "parquet " + String.join(", ", inputs), "cuckoo " + spec.name(), newKeys);
     out.println("published " + published);
     return ExitCodes.OK;

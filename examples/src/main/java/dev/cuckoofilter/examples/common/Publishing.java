@@ -21,30 +21,6 @@ public final class Publishing {
   private Publishing() {}
 
   /**
-   * Publishes {@code filter} as the next version of {@code store}: on its latest version, or as version 1.
-   *
-   * @param createdBy the job or subcommand, recorded in the metadata property {@value #CREATED_BY}
-   * @throws dev.cuckoofilter.spark.store.FilterConflictException if another writer published meanwhile
-   * @throws dev.cuckoofilter.spark.store.KeyColumnsChangedException if the key columns are not the latest
-   *     version's
-   */
-  public static FilterVersion publishNext(FilterStore store, CuckooFilter filter, String keyColumnsJson,
-      String source, String createdBy) throws IOException {
-    return publishNext(store, filter, keyColumnsJson, source, createdBy, false);
-  }
-
-  /**
-   * {@link #publishNext(FilterStore, CuckooFilter, String, String, String)}, re-keying the location if
-   * {@code newKeys} (the {@code --new-keys} option): the key columns may then differ from the latest
-   * version's.
-   */
-  public static FilterVersion publishNext(FilterStore store, CuckooFilter filter, String keyColumnsJson,
-      String source, String createdBy, boolean newKeys) throws IOException {
-    long parent = store.latest().map(FilterVersion::version).orElse(FilterMetadata.NO_PARENT);
-    return publishOn(store, parent, filter, keyColumnsJson, source, createdBy, newKeys);
-  }
-
-  /**
    * Publishes {@code filter} as the version after {@code parent} ({@link FilterMetadata#NO_PARENT} for the first),
    * which must still be the latest version: for commands that read the location before computing the filter, so
    * that a version published meanwhile makes the publish a conflict instead of being replaced unseen.

@@ -8,6 +8,7 @@ import dev.cuckoofilter.examples.common.SizingOptions;
 import dev.cuckoofilter.spark.CuckooFilters;
 import dev.cuckoofilter.spark.SparkCuckooFilter;
 import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
+import dev.cuckoofilter.spark.store.FilterMetadata;
 import dev.cuckoofilter.spark.store.FilterStore;
 import dev.cuckoofilter.spark.store.FilterVersion;
 import java.io.PrintWriter;
@@ -73,6 +74,9 @@ public final class BuildFilterJob extends SparkJob {
   @Override
   int run(SparkSession spark, PrintWriter out) throws Exception {
     FilterStore store = Locations.openForPublishing(location, spark.sessionState().newHadoopConf(), "--location");
+    // The version this build replaces, read before the input: a version published while the build reads and computes
+    // (an update) makes the publish a conflict instead of being replaced by a filter of the older data.
+    long parent = store.latest().map(FilterVersion::version).orElse(FilterMetadata.NO_PARENT);
     Dataset<Row> data = dataset.read(spark, input, "--input");
     List<StructField> keyFields = KeyColumns.resolve(data, keys, "--input " + input);
     KeyColumns.requireColumns(data, keys, "--input " + input);
@@ -96,7 +100,7 @@ public final class BuildFilterJob extends SparkJob {
     }
     out.println("built a filter of " + KeyColumns.describe(filter.keyFields()) + ": "
         + Publishing.statistics(filter.filter()));
-    FilterVersion version = Publishing.publishNext(store, filter.filter(), KeyColumns.json(filter.keyFields()),
+    FilterVersion version = Publishing.publishOn(store, parent, filter.filter(), KeyColumns.json(filter.keyFields()),
         source != null ? source : dataset.format + " " + input, spec.name(), newKeys);
     out.println("published " + version);
     return ExitCodes.OK;

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code cuckoo merge} against a location that another writer publishes to while the merge reads its inputs:
- * the merge is a read-modify-write of the target location, so it must not replace a version it never read.
+ * {@code cuckoo merge} and {@code cuckoo build} against a location that another writer publishes to while they read
+ * their inputs: each replaces the latest version, so it must not replace a version it never read.
  */
 class MergeConcurrencyTest {
   @TempDir
@@ -72,5 +72,38 @@ class MergeConcurrencyTest {
     }
     assertEquals(2, storeA.versionNumbers().size(), "the merge published nothing over version 2");
     assertTrue(storeA.readLatestVersion().filter().mightContain(1_000_000L), "version 2's change is still there");
+  }
+
+  /**
+   * build took the version to replace when it published, after reading its input: an update published while it read
+   * (here: key 1000000 added) was replaced unseen by a filter of the older input, which lacks the update's key.
+   */
+  @Test
+  void aVersionPublishedWhileTheBuildReadItsInputIsNotReplacedByTheBuild() throws IOException {
+    String location = dir.resolve("built").toString();
+    String ids = writeIds("ids", 0, 300);
+    assertEquals(ExitCodes.OK, CuckooTool.inProcess("build", location, "--input", ids, "--keys", "id",
+        "--expected-items", "2000").exitCode());
+    FilterStore store = FilterStore.open(location, new Configuration());
+    HookedLocalFileSystem.onOpenOfParquetFile = () -> {
+      StoredVersion v1 = store.readLatestVersion();
+      CuckooFilter changed = v1.filter().copy();
+      assertTrue(changed.add(1_000_000L));
+      store.publish(changed, dev.cuckoofilter.spark.store.VersionMetadata.of(changed, v1.metadata().keyColumnsJson(),
+          "a concurrent update", 1));
+    };
+    try {
+      ChildProcess.Result build = CuckooTool.inProcess("--conf", "fs.hooked.impl=" + HookedLocalFileSystem.class.getName(),
+          "--conf", "fs.hooked.impl.disable.cache=true", "build", location, "--input",
+          "hooked://" + ids + "/part-0.parquet", "--keys", "id", "--expected-items", "2000");
+      assertTrue(HookedLocalFileSystem.onOpenOfParquetFile == null, "the concurrent writer ran: " + build.describe());
+      assertEquals(ExitCodes.CONFLICT, build.exitCode(), build.describe());
+      assertTrue(build.stderr().startsWith("cuckoo build: error: location file:" + location + ": version 2 was "
+          + "published concurrently by another writer"), build.describe());
+    } finally {
+      HookedLocalFileSystem.onOpenOfParquetFile = null;
+    }
+    assertEquals(2, store.versionNumbers().size(), "the build published nothing over version 2");
+    assertTrue(store.readLatestVersion().filter().mightContain(1_000_000L), "version 2's change is still there");
   }
 }
