@@ -465,7 +465,13 @@ public final class CuckooFilters {
       long expected = expectedItems;
       if (expected <= 0 && !exactCount) {
         expected = estimateDistinct(keyData, exprs, headroom);
-        CuckooFilterAggregate.checkExpectedItems(expected, fpp);
+        try {
+          CuckooFilterAggregate.checkExpectedItems(expected, fpp);
+        } catch (IllegalArgumentException e) {
+          // The user gave no expectedItems: say where the size came from.
+          throw new IllegalArgumentException("the keys' estimated distinct count (with headroom " + headroom
+              + ") sizes the filter: " + e.getMessage(), e);
+        }
       }
       CuckooFilterAggregate aggregate = CuckooFilterAggregate.create(exprs, expected, fpp);
       byte[] bytes = mergedOnDriver(keyData, aggregate, expected);

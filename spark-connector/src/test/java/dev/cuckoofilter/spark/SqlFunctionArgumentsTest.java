@@ -53,6 +53,10 @@ class SqlFunctionArgumentsTest {
     assertMentions(analysisError("SELECT cuckoo_filter(k, NULL, 1e-15) FROM sfa_dim"), "cuckoo_filter", "argument 3 (fpp)");
     // An integer rate is a number: the message says what is wrong with it.
     assertMentions(analysisError("SELECT cuckoo_filter(k, 100, 1) FROM sfa_dim"), "argument 3 (fpp) must be in (0, 1)");
+    // The columns of a composite key given as separate arguments (as filterOf takes them): the message shows the
+    // struct that makes them one key.
+    assertMentions(analysisError("SELECT cuckoo_filter(k, k + 1) FROM sfa_dim"), "cuckoo_filter",
+        "argument 2 (expectedItems) must be an integer constant", "cuckoo_filter(struct(");
     // Sizes given as decimals of scale 0 (any precision) are fine.
     assertEquals(1, spark.sql("SELECT cuckoo_filter(k, CAST(100 AS DECIMAL(30, 0)), 0.01) FROM sfa_dim").count());
   }
@@ -73,6 +77,11 @@ class SqlFunctionArgumentsTest {
     // A billion keys at 1% fit (about 1.6 GB); a higher rate lets more fit.
     CuckooFilters.filterOf(1_000_000_000L, 0.01, org.apache.spark.sql.functions.col("k"));
     CuckooFilters.filterOf(2_000_000_000L, 0.2, org.apache.spark.sql.functions.col("k"));
+    // Sized from the data (no expectedItems): about 1M distinct keys with 1000x headroom at fpp 1e-8 (30-bit
+    // fingerprints) need about 4 GB. Refused before the build, saying where the size came from.
+    e = assertThrows(IllegalArgumentException.class, () -> CuckooFilters.builder(spark.range(0, 1_000_000))
+        .keys("id").fpp(1e-8).headroom(1000).build());
+    assertMentions(e.getMessage(), "estimated distinct count", "headroom 1000", "BINARY");
   }
 
   /** The innermost IllegalArgumentException of a failure, whatever wraps it (task failures, awaitResult). */

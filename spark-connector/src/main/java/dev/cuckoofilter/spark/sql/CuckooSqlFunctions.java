@@ -94,6 +94,12 @@ public final class CuckooSqlFunctions {
     }
     long expected = 0;
     if (args.size() >= 2 && !isNullLiteral(args.get(1))) {
+      if (!args.get(1).foldable()) {
+        // The likely mistake: the columns of a composite key given as separate arguments, as filterOf takes them.
+        throw error(f + ": argument 2 (expectedItems) must be an integer constant, got " + args.get(1).sql()
+            + ", not a constant; a key of several columns is one struct: " + f + "(struct(" + args.get(0).sql() + ", "
+            + args.get(1).sql() + ", ...))");
+      }
       expected = constantLong(args.get(1), f, 2, "expectedItems");
       if (expected <= 0) {
         throw error(f + ": argument 2 (expectedItems) must be positive, got " + expected);
