@@ -78,12 +78,13 @@ public final class BuildFilterJob extends SparkJob {
     // (an update) makes the publish a conflict instead of being replaced by a filter of the older data.
     long parent = store.latest().map(FilterVersion::version).orElse(FilterMetadata.NO_PARENT);
     Dataset<Row> data = dataset.read(spark, input, "--input");
-    List<StructField> keyFields = KeyColumns.resolve(data, keys, "--input " + input);
-    KeyColumns.requireColumns(data, keys, "--input " + input);
+    List<StructField> keyFields = KeyColumns.columns(data, keys, "--input " + input);
     if (!newKeys) {
       store.requireKeyColumnsOfLatest(KeyColumns.json(keyFields)); // before the build; publish checks again
     }
-    CuckooFilters.Builder builder = CuckooFilters.builder(data).keys(keys.toArray(new String[0]))
+    // Built on the columns' own names, which the filter's key fields, and so the location, record.
+    CuckooFilters.Builder builder = CuckooFilters.builder(data)
+        .keys(KeyColumns.quotedNames(keyFields).toArray(new String[0]))
         .fpp(sizing.fpp()).headroom(sizing.headroom());
     sizing.expectedItems().ifPresent(builder::expectedItems);
     SparkCuckooFilter filter;

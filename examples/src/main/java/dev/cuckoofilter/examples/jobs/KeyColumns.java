@@ -70,6 +70,22 @@ final class KeyColumns {
   }
 
   /**
+   * {@link #resolve} and {@link #requireColumns}: the key columns as a filter location records them, under the
+   * dataset's own names (Spark resolves {@code ID} to the column {@code id} unless {@code spark.sql.caseSensitive}), so
+   * that every spelling of the keys, and {@code cuckoo build}, which reads the names from the files, record the same.
+   */
+  static List<StructField> columns(Dataset<Row> data, List<String> names, String what) {
+    List<StructField> fields = resolve(data, names, what);
+    requireColumns(data, names, what);
+    List<StructField> columns = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      StructField f = fields.get(i);
+      columns.add(new StructField(columnName(data, names.get(i)), f.dataType(), f.nullable(), f.metadata()));
+    }
+    return columns;
+  }
+
+  /**
    * The names of the columns the key expressions {@code leftKeys} and {@code rightKeys} (resolved by
    * {@link #resolve}) name, if each pair names columns (not struct fields) of the same name on both sides: the names
    * a USING join takes (it takes names, not expressions such as {@code `cust.id`}); null otherwise.

@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * Compares the key columns of two versions as their commit records hold them (Spark schema JSON,
  * {@link VersionMetadata#keyColumnsJson()}), without Spark: publishing runs without Spark too. Two key
- * column lists are the same key when they have the same column names in the same order and each
+ * column lists are the same key when they have the same column names (case aside, as Spark resolves them by
+ * default and probes and updates read them) in the same order and each
  * column's type hashes alike ({@code KeyTypes.category}: int and long alike, float and double alike,
  * decimals by scale, timestamp and timestamp_ntz apart, structs field by field). Nullability and column
  * metadata are not part of the key.
@@ -60,7 +61,7 @@ final class KeyColumnsJson {
         out.add("key column " + (i + 1) + " " + now + " is new");
       } else if (now == null) {
         out.add("key column " + (i + 1) + " " + was + " is missing");
-      } else if (!was.name().equals(now.name())) {
+      } else if (!was.name().equalsIgnoreCase(now.name())) { // as Spark resolves names (and probes and updates)
         out.add("key column " + (i + 1) + " is " + now + " instead of " + was);
       } else if (!was.category().equals(now.category())) {
         out.add("key column " + now.name() + " is " + sqlType(now.type()) + " instead of " + sqlType(was.type())

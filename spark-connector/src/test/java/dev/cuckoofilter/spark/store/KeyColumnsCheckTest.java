@@ -110,14 +110,22 @@ class KeyColumnsCheckTest {
     store.requireKeyColumnsOfLatest(new StructType(v2.toArray(new StructField[0])).json());
     assertEquals(2, store.publish(g, FilterMetadata.of(g, v2, "v2", 1)).version());
 
+    // Names are compared as Spark resolves them by default, ignoring case: ID is the column id.
+    CuckooFilter i = range(150, 250);
+    List<StructField> upper = keys(field("ID", DataTypes.LongType), field("Amount", DataTypes.createDecimalType(18, 2)),
+        field("AT", DataTypes.TimestampType));
+    store.requireKeyColumnsOfLatest(new StructType(upper.toArray(new StructField[0])).json());
+    assertEquals(3, store.publish(i, FilterMetadata.of(i, upper, "v3", 2)).version());
+    store.publish(g, FilterMetadata.of(g, v2, "v4", 3));
+
     CuckooFilter h = range(200, 300);
     KeyColumnsChangedException ntz = assertThrows(KeyColumnsChangedException.class, () -> store.publish(h,
         FilterMetadata.of(h, keys(field("id", DataTypes.LongType), field("amount", DataTypes.createDecimalType(18, 2)),
-            field("at", DataTypes.TimestampNTZType)), "v3", 2)));
+            field("at", DataTypes.TimestampNTZType)), "v5", 4)));
     assertTrue(ntz.getMessage().contains("key column at is timestamp_ntz instead of timestamp"), ntz.getMessage());
     KeyColumnsChangedException scale = assertThrows(KeyColumnsChangedException.class, () -> store.publish(h,
         FilterMetadata.of(h, keys(field("id", DataTypes.LongType), field("amount", DataTypes.createDecimalType(18, 3)),
-            field("at", DataTypes.TimestampType)), "v3", 2)));
+            field("at", DataTypes.TimestampType)), "v5", 4)));
     assertTrue(scale.getMessage().contains("key column amount is decimal(18,3) instead of decimal(18,2)"),
         scale.getMessage());
   }
