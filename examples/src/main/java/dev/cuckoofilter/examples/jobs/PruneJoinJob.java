@@ -13,8 +13,10 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -181,8 +183,9 @@ public final class PruneJoinJob extends SparkJob {
     Dataset<Row> pruned = filter.prune(big, bigKeys.toArray(new String[0]));
     // USING takes names, not expressions: the names of the columns both sides' keys name, if they are the same.
     List<String> usingKeys = KeyColumns.commonColumnNames(big, bigKeys, small, smallKeys);
-    join(pruned, small, bigKeys, smallKeys, usingKeys).write().mode(mode.saveMode).format(outputFormat.toString())
-        .save(output);
+    Dataset<Row> joined = join(pruned, small, bigKeys, smallKeys, usingKeys);
+    requireDistinctColumnNames(spark, joined);
+    joined.write().mode(mode.saveMode).format(outputFormat.toString()).save(output);
     // The counters include --join-with rows when Spark copies the predicate to that side of the join
     // (InferFiltersFromConstraints), which it keeps all of: docs/JOBS.md, prune-join.
     out.println("pruned --input with " + filter + ": the filter was probed with " + filter.rowsIn() + " rows and "
@@ -215,6 +218,30 @@ public final class PruneJoinJob extends SparkJob {
       condition = condition == null ? equal : condition.and(equal);
     }
     return big.join(small, condition, joinType);
+  }
+
+  /**
+   * Refuses a join whose result has two columns of one name (as Spark's writers compare names: ignoring case unless
+   * {@code spark.sql.caseSensitive}), which no format can be written with: a column of both datasets that is not a
+   * key joined with USING, such as the struct column of a key {@code s.x} of both sides. Analysis only, before any
+   * Spark job, rather than a failed write once the work is done.
+   */
+  private void requireDistinctColumnNames(SparkSession spark, Dataset<Row> joined) {
+    boolean caseSensitive = spark.sessionState().conf().caseSensitiveAnalysis();
+    Map<String, List<String>> byName = new LinkedHashMap<>();
+    for (String name : joined.columns()) {
+      byName.computeIfAbsent(caseSensitive ? name : name.toLowerCase(Locale.ROOT), n -> new ArrayList<>()).add(name);
+    }
+    for (List<String> names : byName.values()) {
+      if (names.size() > 1) {
+        String named = names.stream().distinct().count() == 1 ? names.get(0) : String.join(" and ", names);
+        throw new InputException("the join of --input " + input + " and --join-with " + joinWith + " would have "
+            + names.size() + " columns named " + named + ", and a result with two columns of one name cannot be "
+            + "written: only keys that are columns of the same name on both sides are joined into one column (a "
+            + "struct field key such as s.x keeps both sides' struct columns); write one dataset with that column "
+            + "renamed or dropped");
+      }
+    }
   }
 
   /**
