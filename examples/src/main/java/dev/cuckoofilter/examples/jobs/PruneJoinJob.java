@@ -12,6 +12,7 @@ import dev.cuckoofilter.spark.store.FilterVersionNotFoundException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -292,13 +293,28 @@ public final class PruneJoinJob extends SparkJob {
   /**
    * {@code path} qualified, with the authority of a file system that has a service name (an HDFS NameNode: its
    * address and port) replaced by that name, so that a NameNode spelled by another of its host's names or without its
-   * default port is one file system.
+   * default port is one file system; a local path with its symbolic links resolved.
    */
   private static Path qualified(Path path, Configuration conf) throws IOException {
     FileSystem fs = path.getFileSystem(conf);
     URI qualified = fs.makeQualified(path).toUri();
+    if ("file".equals(qualified.getScheme())) {
+      return new Path("file", null, realPath(java.nio.file.Path.of(qualified)).toString());
+    }
     String service = fs.getCanonicalServiceName();
     return service == null ? new Path(qualified) : new Path(qualified.getScheme(), service, qualified.getPath());
+  }
+
+  /**
+   * A local path with the symbolic links on its way resolved (those of its longest existing part; the rest does not
+   * exist yet), so that a path reached through a link to the filter location or an input is that directory.
+   */
+  private static java.nio.file.Path realPath(java.nio.file.Path path) throws IOException {
+    java.nio.file.Path existing = path;
+    while (existing != null && !Files.exists(existing)) {
+      existing = existing.getParent();
+    }
+    return existing == null ? path : existing.toRealPath().resolve(existing.relativize(path));
   }
 
   /** Whether {@code inner} is {@code outer} or lies below it. */

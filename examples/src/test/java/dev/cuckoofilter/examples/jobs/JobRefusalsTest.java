@@ -184,6 +184,40 @@ class JobRefusalsTest {
     assertEquals(1000, spark.read().parquet(dir.resolve("joined").toString()).count());
   }
 
+  /**
+   * The overlap check compared paths as spelled: an --output reached through a local symbolic link to the filter
+   * location or an input passed it, and the join was written into the filter store (which publishing then refused as
+   * a directory of other files) or appended to the input dataset.
+   */
+  @Test
+  void pruneJoinFollowsSymbolicLinksToTheFilterStoreAndItsInputs() throws IOException {
+    published("linked");
+    String loc = location("linked");
+    List<String> storeFiles = names(loc);
+    Path storeLink = Files.createSymbolicLink(dir.resolve("store-link"), Path.of(loc));
+    Path filtersLink = Files.createSymbolicLink(dir.resolve("filters-link"), dir.resolve("filters"));
+    Path ordersLink = Files.createSymbolicLink(dir.resolve("orders-link"), Path.of(orders));
+    String[] common = {"--location", loc, "--input", orders, "--keys", "customer_id", "--join-with", customers,
+        "--join-keys", "id"};
+
+    Result intoStore = inProcess(new PruneJoinJob(), args(common, "--output", storeLink + "/joined"));
+    assertRefused("prune-join: error: --output " + storeLink + "/joined overlaps --location " + loc, intoStore);
+    Result throughParent = inProcess(new PruneJoinJob(), args(common, "--output", filtersLink + "/linked", "--mode",
+        "append"));
+    assertRefused("prune-join: error: --output " + filtersLink + "/linked overlaps --location " + loc, throughParent);
+    assertEquals(storeFiles, names(loc));
+    List<String> orderFiles = names(orders);
+    Result intoInput = inProcess(new PruneJoinJob(), args(common, "--output", ordersLink.toString(), "--mode",
+        "append"));
+    assertRefused("prune-join: error: --output " + ordersLink + " overlaps --input " + orders, intoInput);
+    assertEquals(orderFiles, names(orders));
+    // and a location given through a link is the directory it leads to
+    Result linkedLocation = inProcess(new PruneJoinJob(), "--location", storeLink.toString(), "--input", orders,
+        "--keys", "customer_id", "--join-with", customers, "--join-keys", "id", "--output", loc + "/joined");
+    assertRefused("prune-join: error: --output " + loc + "/joined overlaps --location " + storeLink, linkedLocation);
+    assertEquals(storeFiles, names(loc));
+  }
+
   private static String[] args(String[] common, String... more) {
     String[] all = new String[common.length + more.length];
     System.arraycopy(common, 0, all, 0, common.length);
