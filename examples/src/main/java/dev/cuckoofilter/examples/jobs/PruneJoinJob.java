@@ -23,6 +23,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.UnsupportedFileSystemException;
+import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -186,7 +187,17 @@ public final class PruneJoinJob extends SparkJob {
     List<String> usingKeys = KeyColumns.commonColumnNames(big, bigKeys, small, smallKeys);
     Dataset<Row> joined = join(pruned, small, bigKeys, smallKeys, usingKeys);
     requireDistinctColumnNames(spark, joined);
-    joined.write().mode(mode.saveMode).format(outputFormat.toString()).save(output);
+    try {
+      joined.write().mode(mode.saveMode).format(outputFormat.toString()).save(output);
+    } catch (Exception e) { // an AnalysisException, which Java sees as checked
+      // found by Spark's writer before it runs a job: a column the format cannot hold (a struct as CSV)
+      if (e instanceof AnalysisException && "UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE"
+          .equals(((AnalysisException) e).getErrorClass())) {
+        throw new InputException("--output " + output + ": cannot write the join as " + outputFormat + ": "
+            + e.getMessage() + " Choose another --output-format", e);
+      }
+      throw e;
+    }
     // The counters include --join-with rows when Spark copies the predicate to that side of the join
     // (InferFiltersFromConstraints), which it keeps all of: docs/JOBS.md, prune-join.
     out.println("pruned --input with " + filter + ": the filter was probed with " + filter.rowsIn() + " rows and "

@@ -218,6 +218,25 @@ class JobRefusalsTest {
     assertEquals(storeFiles, names(loc));
   }
 
+  /**
+   * An --output-format that cannot hold a column of the join (CSV and a struct column) failed at the write with
+   * Spark's analysis error, exit code 1 and a stack trace; nothing had been written.
+   */
+  @Test
+  void anOutputFormatThatCannotHoldTheJoinIsAUsageError() throws IOException {
+    published("csv");
+    String withStruct = dir.resolve("customers-struct").toString();
+    spark.sql("SELECT id, named_struct('name', concat('c-', id)) AS info FROM range(0, 100)").write().parquet(withStruct);
+    String joined = dir.resolve("joined-csv").toString();
+
+    Result r = inProcess(new PruneJoinJob(), "--location", location("csv"), "--input", orders, "--keys", "customer_id",
+        "--join-with", withStruct, "--join-keys", "id", "--output", joined, "--output-format", "csv");
+
+    assertRefused("prune-join: error: --output " + joined + ": cannot write the join as csv: ", r);
+    assertTrue(r.stderr().contains("info"), r.describe());
+    assertFalse(Files.exists(Path.of(joined)));
+  }
+
   private static String[] args(String[] common, String... more) {
     String[] all = new String[common.length + more.length];
     System.arraycopy(common, 0, all, 0, common.length);
