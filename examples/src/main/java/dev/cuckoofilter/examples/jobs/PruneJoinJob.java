@@ -1,5 +1,6 @@
 package dev.cuckoofilter.examples.jobs;
 
+import static dev.cuckoofilter.spark.util.ScalaCollections.list;
 import static dev.cuckoofilter.spark.util.ScalaCollections.seq;
 
 import dev.cuckoofilter.examples.common.ExitCodes;
@@ -29,6 +30,9 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
+import org.apache.spark.sql.execution.datasources.LogicalRelation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -180,7 +184,7 @@ public final class PruneJoinJob extends SparkJob {
     KeyColumns.requireMatching(big, bigKeys, filter.keyFields(), "--input " + input, store.location());
     Dataset<Row> small = dataset.read(spark, joinWith, "--join-with", joinFormat != null ? joinFormat : dataset.format);
     KeyColumns.requireMatching(small, smallKeys, filter.keyFields(), "--join-with " + joinWith, store.location());
-    requireSeparateOutput(spark, store);
+    requireSeparateOutput(spark, store, big, small);
 
     Dataset<Row> pruned = filter.prune(big, bigKeys.toArray(new String[0]));
     // USING takes names, not expressions: the names of the columns both sides' keys name, if they are the same.
@@ -258,10 +262,12 @@ public final class PruneJoinJob extends SparkJob {
 
   /**
    * Refuses an {@code --output} that is, contains or lies inside the filter location or a dataset the job
-   * reads (their paths are valid by now): writing there (overwrite deletes the directory first) would destroy the filter store or the
-   * input, or add files to them that their readers then trip over.
+   * reads (their paths are valid by now; a table's or view's, the directories its files are read from): writing there
+   * (overwrite deletes the directory first) would destroy the filter store or the input, or add files to them that
+   * their readers then trip over.
    */
-  private void requireSeparateOutput(SparkSession spark, FilterStore store) throws IOException {
+  private void requireSeparateOutput(SparkSession spark, FilterStore store, Dataset<Row> big, Dataset<Row> small)
+      throws IOException {
     Configuration conf = spark.sessionState().newHadoopConf();
     Path out;
     try {
@@ -270,29 +276,43 @@ public final class PruneJoinJob extends SparkJob {
       throw new InputException("--output " + output + ": cannot access the path: " + e.getMessage(), e);
     }
     // The location is a directory, not a pattern (its name may hold [ or {): it is compared as it is.
-    requireApart(out, "--location", location, new Path(store.location()), false, conf);
-    if (dataset.format != DatasetOptions.Format.TABLE) {
-      requireApart(out, "--input", input, new Path(input), true, conf);
-    }
-    if ((joinFormat != null ? joinFormat : dataset.format) != DatasetOptions.Format.TABLE) {
-      requireApart(out, "--join-with", joinWith, new Path(joinWith), true, conf);
-    }
+    requireApart(out, "--location", location, List.of(new Path(store.location())), conf);
+    requireApart(out, "--input", input, readPaths(input, dataset.format, big, conf), conf);
+    requireApart(out, "--join-with", joinWith, readPaths(joinWith, joinFormat != null ? joinFormat : dataset.format,
+        small, conf), conf);
   }
 
   /**
-   * Refuses {@code out} if it is, contains or lies in {@code path} or, if {@code glob} (a dataset, which Spark
-   * reads as a glob), a file or directory its glob matches.
+   * The paths a dataset is read from: a path and what its glob matches (Spark reads a path as a glob), or, for a
+   * table or view, the directories of the file relations it reads.
    */
-  private void requireApart(Path out, String option, String value, Path path, boolean glob, Configuration conf)
-      throws IOException {
-    List<Path> paths = new ArrayList<>(List.of(qualified(path, conf)));
-    FileStatus[] matches = glob ? path.getFileSystem(conf).globStatus(path) : null;
+  private static List<Path> readPaths(String pathOrTable, DatasetOptions.Format format, Dataset<Row> data,
+      Configuration conf) throws IOException {
+    List<Path> paths = new ArrayList<>();
+    if (format == DatasetOptions.Format.TABLE) {
+      for (LogicalPlan leaf : list(data.queryExecution().analyzed().collectLeaves())) {
+        if (leaf instanceof LogicalRelation && ((LogicalRelation) leaf).relation() instanceof HadoopFsRelation) {
+          paths.addAll(list(((HadoopFsRelation) ((LogicalRelation) leaf).relation()).location().rootPaths()));
+        }
+      }
+      return paths;
+    }
+    Path path = new Path(pathOrTable);
+    paths.add(path);
+    FileStatus[] matches = path.getFileSystem(conf).globStatus(path);
     if (matches != null) {
       for (FileStatus m : matches) {
-        paths.add(qualified(m.getPath(), conf));
+        paths.add(m.getPath());
       }
     }
-    for (Path p : paths) {
+    return paths;
+  }
+
+  /** Refuses {@code out} if it is, contains or lies in one of {@code paths}. */
+  private void requireApart(Path out, String option, String value, List<Path> paths, Configuration conf)
+      throws IOException {
+    for (Path path : paths) {
+      Path p = qualified(path, conf);
       if (nested(out, p) || nested(p, out)) {
         throw new InputException("--output " + output + " overlaps " + option + " " + value + ": writing the join "
             + "there would damage what the job reads" + (option.equals("--location") ? " (the filter store)" : "")

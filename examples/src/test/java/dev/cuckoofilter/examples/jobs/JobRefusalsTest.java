@@ -237,6 +237,35 @@ class JobRefusalsTest {
     assertFalse(Files.exists(Path.of(joined)));
   }
 
+  /**
+   * With --format table the overlap check compared nothing: an --output in a table's directory (or a view's) passed
+   * it, and --mode append wrote the join into the table, whose readers then read the join's files as its rows.
+   */
+  @Test
+  void pruneJoinNeverWritesIntoATableItReads() throws IOException {
+    published("tables-out");
+    Path ordersTable = dir.resolve("orders-table");
+    spark.read().parquet(orders).write().parquet(ordersTable.toString());
+    spark.sql("CREATE TABLE orders_for_overlap USING parquet LOCATION '" + ordersTable.toUri() + "'");
+    spark.read().parquet(customers).createOrReplaceTempView("customers_for_overlap");
+    List<String> tableFiles = names(ordersTable.toString());
+    try {
+      Result intoTable = inProcess(new PruneJoinJob(), "--location", location("tables-out"), "--format", "table",
+          "--input", "orders_for_overlap", "--keys", "customer_id", "--join-with", "customers_for_overlap",
+          "--join-keys", "id", "--output", ordersTable.toString(), "--mode", "append");
+      assertRefused("prune-join: error: --output " + ordersTable + " overlaps --input orders_for_overlap", intoTable);
+      Result intoView = inProcess(new PruneJoinJob(), "--location", location("tables-out"), "--format", "table",
+          "--input", "orders_for_overlap", "--keys", "customer_id", "--join-with", "customers_for_overlap",
+          "--join-keys", "id", "--output", customers + "/joined");
+      assertRefused("prune-join: error: --output " + customers + "/joined overlaps --join-with customers_for_overlap",
+          intoView);
+      assertEquals(tableFiles, names(ordersTable.toString()));
+      assertEquals(2000, spark.table("orders_for_overlap").count());
+    } finally {
+      spark.sql("DROP TABLE orders_for_overlap");
+    }
+  }
+
   private static String[] args(String[] common, String... more) {
     String[] all = new String[common.length + more.length];
     System.arraycopy(common, 0, all, 0, common.length);
