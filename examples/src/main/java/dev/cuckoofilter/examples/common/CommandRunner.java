@@ -71,9 +71,33 @@ public final class CommandRunner {
       err.println(prefix + expected.getMessage());
       return ExitCodes.USAGE;
     }
+    Throwable notOfItsFormat = fileNotOfItsFormat(e);
+    if (notOfItsFormat != null) {
+      err.println(prefix + "cannot read an input file: " + notOfItsFormat.getMessage());
+      return ExitCodes.USAGE;
+    }
     err.println(prefix + e);
     e.printStackTrace(err);
     return ExitCodes.FAILURE;
+  }
+
+  /**
+   * The reader's refusal of a data file that is not of its format (not Parquet, not ORC), among the causes of a failed
+   * Spark job: Spark reads a dataset's schema from one of its files, so another such file is found only by the job's
+   * tasks, and rerunning fails alike. Null if that was not the problem. Matched by the class that threw, as the
+   * readers throw plain RuntimeExceptions.
+   */
+  private static Throwable fileNotOfItsFormat(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      StackTraceElement[] trace = t.getStackTrace();
+      String thrower = trace.length > 0 ? trace[0].getClassName() : "";
+      if ((t.getClass() == RuntimeException.class && thrower.equals("org.apache.parquet.hadoop.ParquetFileReader")
+          && String.valueOf(t.getMessage()).contains(" is not a Parquet file"))
+          || t.getClass().getName().equals("org.apache.orc.FileFormatException")) {
+        return t;
+      }
+    }
+    return null;
   }
 
   /**

@@ -86,6 +86,34 @@ class JobRefusalsTest {
   }
 
   /**
+   * Spark reads a Parquet dataset's schema from one of its files: a file not of the format among the others was found
+   * only by the Spark job, which failed with exit code 1 and a stack trace (cuckoo build: exit code 2), and rerunning
+   * the job failed alike.
+   */
+  @Test
+  void aFileNotOfTheFormatAmongGoodOnesIsAUsageError() throws IOException {
+    String mixed = dir.resolve("mixed").toString();
+    spark.read().parquet(customers).coalesce(1).write().parquet(mixed);
+    Path bad = Files.writeString(Path.of(mixed, "part-zzzz.parquet"), "not a Parquet file at all");
+    Result built = inProcess(new BuildFilterJob(), "--input", mixed, "--keys", "id", "--location", location("mixed"));
+    assertRefused("build-filter: error: cannot read an input file: file:" + bad + " is not a Parquet file", built);
+    assertFalse(Files.exists(Path.of(location("mixed"))), "nothing was published");
+
+    published("mixed-join");
+    Result joined = inProcess(new PruneJoinJob(), "--location", location("mixed-join"), "--input", orders, "--keys",
+        "customer_id", "--join-with", mixed, "--join-keys", "id", "--output", dir.resolve("mixed-joined").toString());
+    assertRefused("prune-join: error: cannot read an input file: file:" + bad + " is not a Parquet file", joined);
+
+    String mixedOrc = dir.resolve("mixed-orc").toString();
+    spark.read().parquet(customers).coalesce(1).write().orc(mixedOrc);
+    Path badOrc = Files.writeString(Path.of(mixedOrc, "part-zzzz.orc"), "not an ORC file at all");
+    Result fromOrc = inProcess(new BuildFilterJob(), "--input", mixedOrc, "--format", "orc", "--keys", "id",
+        "--location", location("mixed-orc"));
+    assertRefused("build-filter: error: cannot read an input file: ", fromOrc);
+    assertTrue(fromOrc.stderr().contains(badOrc.getFileName().toString()), fromOrc.describe());
+  }
+
+  /**
    * A location records its key columns by name, and update-filter and prune-join read the columns of those names.
    * build-filter --keys s.x (a field of the struct column s) published the key column x: updates then hashed the
    * top-level column x, another column, and every key they added was missing from the filter (150 of 150 keys).
