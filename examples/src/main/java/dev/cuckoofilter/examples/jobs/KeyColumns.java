@@ -87,15 +87,19 @@ final class KeyColumns {
 
   /**
    * The names of the columns the key expressions {@code leftKeys} and {@code rightKeys} (resolved by
-   * {@link #resolve}) name, if each pair names columns (not struct fields) of the same name on both sides: the names
-   * a USING join takes (it takes names, not expressions such as {@code `cust.id`}); null otherwise.
+   * {@link #resolve}) name, if each pair names columns (not struct fields) of the same name on both sides, as Spark
+   * compares names (ignoring case unless {@code spark.sql.caseSensitive}): the names a USING join takes (it takes
+   * names, not expressions such as {@code `cust.id`}; the left side's); null otherwise.
    */
   static List<String> commonColumnNames(Dataset<Row> left, List<String> leftKeys, Dataset<Row> right,
       List<String> rightKeys) {
+    boolean caseSensitive = left.sparkSession().sessionState().conf().caseSensitiveAnalysis();
     List<String> names = new ArrayList<>();
     for (int i = 0; i < leftKeys.size(); i++) {
       String name = columnName(left, leftKeys.get(i));
-      if (name == null || !name.equals(columnName(right, rightKeys.get(i)))) {
+      String rightName = columnName(right, rightKeys.get(i));
+      if (name == null || rightName == null
+          || !(caseSensitive ? name.equals(rightName) : name.equalsIgnoreCase(rightName))) {
         return null;
       }
       names.add(name);

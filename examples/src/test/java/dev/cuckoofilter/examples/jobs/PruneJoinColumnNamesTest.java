@@ -66,6 +66,28 @@ class PruneJoinColumnNamesTest {
     assertFalse(Files.exists(Path.of(joined)));
   }
 
+  /**
+   * Key columns whose names differ in case only are one column to Spark (unless spark.sql.caseSensitive): they were
+   * joined on equality, keeping both, and the write failed with "[COLUMN_ALREADY_EXISTS]", exit code 1.
+   */
+  @Test
+  void keyColumnsNamedAlikeButForCaseJoinIntoOneColumn() throws Exception {
+    String customers = dir.resolve("case-customers").toString();
+    spark.sql("SELECT id, concat('c-', id) AS name FROM range(0, 100)").write().parquet(customers);
+    String orders = dir.resolve("case-orders").toString();
+    spark.sql("SELECT id % 200 AS ID, id AS order_id FROM range(0, 1000)").write().parquet(orders);
+    String location = dir.resolve("filters").resolve("case").toString();
+    TestSpark.publishCustomerIds(spark, customers, location);
+    String joined = dir.resolve("case-joined").toString();
+
+    Result r = inProcess(new PruneJoinJob(), "--location", location, "--input", orders, "--join-with", customers,
+        "--output", joined);
+
+    assertEquals(ExitCodes.OK, r.exitCode(), r.describe());
+    assertEquals(500, spark.read().parquet(joined).count());
+    assertEquals(java.util.List.of("ID", "order_id", "name"), java.util.List.of(spark.read().parquet(joined).columns()));
+  }
+
   @Test
   void otherColumnsOfOneNameOnBothSidesAreRefusedBeforeTheJoin() throws Exception {
     String customers = dir.resolve("customers").toString();
