@@ -330,7 +330,7 @@ public final class PruneJoinJob extends SparkJob {
     FileSystem fs = path.getFileSystem(conf);
     URI qualified = fs.makeQualified(path).toUri();
     if ("file".equals(qualified.getScheme())) {
-      return new Path("file", null, realPath(java.nio.file.Path.of(qualified)).toString());
+      return new Path("file", null, realPath(java.nio.file.Path.of(qualified.getPath())).toString());
     }
     String service = fs.getCanonicalServiceName();
     return service == null ? new Path(qualified) : new Path(qualified.getScheme(), service, qualified.getPath());
@@ -359,15 +359,14 @@ public final class PruneJoinJob extends SparkJob {
   }
 
   private void requireAbsent(SparkSession spark) throws IOException {
-    Path path;
-    FileSystem fs;
+    boolean exists;
     try {
-      path = new Path(output);
-      fs = path.getFileSystem(spark.sessionState().newHadoopConf());
-    } catch (UnsupportedFileSystemException | IllegalArgumentException e) {
+      Path path = new Path(output);
+      exists = path.getFileSystem(spark.sessionState().newHadoopConf()).exists(path);
+    } catch (UnsupportedFileSystemException | IllegalArgumentException e) { // also "Wrong FS" of a path it refuses
       throw new InputException("--output " + output + ": cannot access the path: " + e.getMessage(), e);
     }
-    if (fs.exists(path)) {
+    if (exists) {
       throw new InputException("--output " + output + " already exists; choose another path or --mode overwrite");
     }
   }

@@ -295,6 +295,21 @@ class JobRefusalsTest {
     }
   }
 
+  /**
+   * An --output its file system refuses (a local path with a host, which Hadoop's local file system does not take)
+   * failed the check that it does not exist yet with "Wrong FS", exit code 1 and a stack trace.
+   */
+  @Test
+  void anOutputItsFileSystemRefusesIsAUsageError() throws IOException {
+    published("wrong-fs");
+    String output = "file://localhost" + dir.resolve("joined-wrong-fs");
+    for (String mode : List.of("error", "overwrite")) {
+      Result r = inProcess(new PruneJoinJob(), "--location", location("wrong-fs"), "--input", orders, "--keys",
+          "customer_id", "--join-with", customers, "--join-keys", "id", "--output", output, "--mode", mode);
+      assertRefused("prune-join: error: --output " + output + ": cannot access the path: Wrong FS: ", r);
+    }
+  }
+
   private static String[] args(String[] common, String... more) {
     String[] all = new String[common.length + more.length];
     System.arraycopy(common, 0, all, 0, common.length);
