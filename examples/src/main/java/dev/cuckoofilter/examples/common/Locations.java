@@ -53,10 +53,12 @@ public final class Locations {
   public static FilterStore openForPublishing(String location, Configuration conf, String what) throws IOException {
     FilterStore store = open(location, conf, what);
     Path root = new Path(store.location());
+    FileSystem fs = root.getFileSystem(conf);
     FileStatus[] entries;
     try {
-      entries = root.getFileSystem(conf).listStatus(root);
+      entries = fs.listStatus(root);
     } catch (FileNotFoundException e) {
+      requireCreatable(root, fs, what + " " + location, "location");
       return store; // created on the first publish
     }
     List<String> foreign = new ArrayList<>();
@@ -72,6 +74,29 @@ public final class Locations {
           + "location's versions/ and data/ (" + describe(foreign) + "); publish to a new or empty directory");
     }
     return store;
+  }
+
+  /**
+   * Refuses a path that does not exist and cannot be created because the nearest path above it that exists is a file,
+   * before any work: creating it (a publish, a Spark write) would fail only once the work is done.
+   *
+   * @param what the option or parameter and its value, for messages
+   * @param noun what the path is, for messages ("location", "output")
+   * @throws InputException naming the file
+   */
+  public static void requireCreatable(Path path, FileSystem fs, String what, String noun) throws IOException {
+    for (Path p = path.getParent(); p != null; p = p.getParent()) {
+      FileStatus status;
+      try {
+        status = fs.getFileStatus(p);
+      } catch (FileNotFoundException e) {
+        continue;
+      }
+      if (status.isFile()) {
+        throw new InputException(what + ": " + p + " is a file, so the " + noun + " cannot be created below it");
+      }
+      return;
+    }
   }
 
   /**

@@ -275,6 +275,9 @@ public final class PruneJoinJob extends SparkJob {
     } catch (UnsupportedFileSystemException | IllegalArgumentException e) {
       throw new InputException("--output " + output + ": cannot access the path: " + e.getMessage(), e);
     }
+    if (!out.getFileSystem(conf).exists(out)) {
+      Locations.requireCreatable(out, out.getFileSystem(conf), "--output " + output, "output");
+    }
     // The location is a directory, not a pattern (its name may hold [ or {): it is compared as it is.
     requireApart(out, "--location", location, List.of(new Path(store.location())), conf);
     requireApart(out, "--input", input, readPaths(input, dataset.format, big, conf), conf);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoofilter.examples.ChildProcess.Result;
 import dev.cuckoofilter.examples.TestSpark;
+import dev.cuckoofilter.examples.cli.CuckooCli;
 import dev.cuckoofilter.examples.common.ExitCodes;
 import dev.cuckoofilter.spark.store.FilterStore;
 import java.io.IOException;
@@ -172,6 +173,28 @@ class JobRefusalsTest {
     Result update = inProcess(new UpdateFilterJob(), "--location", file.toString(), "--before", customers, "--after", customers);
     assertRefused("update-filter: error: --location " + file + ": file:" + file + " is a file", update);
     assertEquals("not a filter location", Files.readString(file));
+
+    // below a file: the location cannot be created; this was found by the publish, once the build was done (exit 1)
+    Result belowFile = inProcess(new BuildFilterJob(), "--input", customers, "--keys", "id", "--location",
+        file + "/filters/x");
+    assertRefused("build-filter: error: --location " + file + "/filters/x: file:" + file + " is a file, so the "
+        + "location cannot be created below it", belowFile);
+    assertTrue(belowFile.stdout().isEmpty(), "refused before building: " + belowFile.describe());
+    Result toolBelowFile = inProcess(new CuckooCli(), "build", file + "/x", "--input", customers, "--keys", "id");
+    assertRefused("cuckoo build: error: location " + file + "/x: file:" + file + " is a file", toolBelowFile);
+    assertTrue(toolBelowFile.stdout().isEmpty(), "refused before building: " + toolBelowFile.describe());
+    assertEquals("not a filter location", Files.readString(file));
+  }
+
+  /** An --output below a file cannot be written: Spark failed to set up the write, exit code 1 and a stack trace. */
+  @Test
+  void anOutputBelowAFileIsAUsageError() throws IOException {
+    published("output-below-file");
+    Path file = Files.writeString(dir.resolve("output-file"), "not a directory");
+    Result r = inProcess(new PruneJoinJob(), "--location", location("output-below-file"), "--input", orders, "--keys",
+        "customer_id", "--join-with", customers, "--join-keys", "id", "--output", file + "/joined");
+    assertRefused("prune-join: error: --output " + file + "/joined: file:" + file + " is a file, so the output cannot "
+        + "be created below it", r);
   }
 
   @Test
