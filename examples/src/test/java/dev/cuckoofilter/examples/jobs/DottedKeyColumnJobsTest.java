@@ -4,32 +4,12 @@ import static dev.cuckoofilter.examples.ChildProcess.inProcess;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cuckoofilter.examples.ChildProcess.Result;
-import dev.cuckoofilter.examples.TestSpark;
 import dev.cuckoofilter.examples.common.ExitCodes;
 import dev.cuckoofilter.spark.store.FilterStore;
-import java.nio.file.Path;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Stored key columns are column names: the jobs update and prune with a location keyed by a column named cust.id. */
-class DottedKeyColumnJobsTest {
-  @TempDir
-  static Path dir;
-  private static SparkSession spark;
-
-  @BeforeAll
-  static void start() {
-    spark = TestSpark.session();
-  }
-
-  @AfterAll
-  static void stop() {
-    spark.stop();
-  }
-
+class DottedKeyColumnJobsTest extends SparkJobTest {
   /**
    * --keys and --join-keys are column expressions, so a column named cust.id is given quoted. prune-join joined
    * equal keys of both sides with USING, which takes names: USING `cust.id` (with the backticks) named no column,

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cuckoofilter.examples.ChildProcess.Result;
-import dev.cuckoofilter.examples.TestSpark;
 import dev.cuckoofilter.examples.common.ExitCodes;
 import dev.cuckoofilter.spark.store.FilterStore;
 import java.io.IOException;
@@ -13,33 +12,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * update-filter with change files whose schema Spark infers (CSV with inferSchema=true, JSON): a file without
  * rows has no values to infer a type from, so Spark reads its columns as strings (CSV with a header) or finds no
  * columns (JSON).
  */
-class InferredSchemaChangesTest {
-  @TempDir
-  static Path dir;
-
-  private static SparkSession spark;
-
-  @BeforeAll
-  static void start() {
-    spark = TestSpark.session();
-  }
-
-  @AfterAll
-  static void stop() {
-    spark.stop();
-  }
-
+class InferredSchemaChangesTest extends SparkJobTest {
   /** A CSV file with a header {@code id,name} and rows for the ids {@code from} (inclusive) to {@code to}. */
   private static String csv(String name, long from, long to) throws IOException {
     Path file = dir.resolve(name + ".csv");

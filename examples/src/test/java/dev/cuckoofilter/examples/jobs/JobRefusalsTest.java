@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoofilter.examples.ChildProcess.Result;
-import dev.cuckoofilter.examples.TestSpark;
 import dev.cuckoofilter.examples.cli.CuckooCli;
 import dev.cuckoofilter.examples.common.ExitCodes;
 import dev.cuckoofilter.spark.store.FilterStore;
@@ -15,57 +14,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The jobs, in this JVM's Spark session, on inputs and locations that cannot work: each is refused with
  * exit code 2 and one line naming the option and the problem, and a job never writes over what it reads
  * (a filter store, an input dataset) or into a directory that is not a filter location.
  */
-class JobRefusalsTest {
-  @TempDir
-  static Path dir;
-
-  private static SparkSession spark;
-  private static String customers;
-  private static String orders;
-
-  @BeforeAll
-  static void writeData() {
-    spark = TestSpark.session();
-    TestSpark.writeCustomersAndOrders(spark, dir);
-    customers = dir.resolve("customers").toString();
-    orders = dir.resolve("orders").toString();
-  }
-
-  @AfterAll
-  static void stop() {
-    spark.stop();
-  }
-
-  private static void assertRefused(String start, Result r) {
-    assertEquals(ExitCodes.USAGE, r.exitCode(), r.describe());
-    assertTrue(r.stderr().startsWith(start), r.describe());
-    assertFalse(r.stderr().contains("\tat "), "no stack trace: " + r.describe());
-  }
-
-  private static String location(String name) {
-    return dir.resolve("filters").resolve(name).toString();
-  }
-
+class JobRefusalsTest extends ShopDataJobTest {
   private static List<String> names(String directory) throws IOException {
     try (Stream<Path> files = Files.list(Path.of(directory))) {
       return files.map(p -> p.getFileName().toString()).sorted().toList();
     }
-  }
-
-  /** Version 1 of a location: a filter of the customers' ids. */
-  private static FilterStore published(String name) throws IOException {
-    return TestSpark.publishCustomerIds(spark, customers, location(name));
   }
 
   @Test

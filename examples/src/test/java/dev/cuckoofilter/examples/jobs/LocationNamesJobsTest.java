@@ -4,41 +4,15 @@ import static dev.cuckoofilter.examples.ChildProcess.inProcess;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cuckoofilter.examples.ChildProcess.Result;
-import dev.cuckoofilter.examples.TestSpark;
 import dev.cuckoofilter.examples.common.ExitCodes;
 import dev.cuckoofilter.spark.store.FilterStore;
-import java.nio.file.Path;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Filter locations named with characters that URIs or Hadoop globs treat specially work with every job, and a
  * location spelled as a plain path, as a {@code file:} URI or with a trailing slash is one location.
  */
-class LocationNamesJobsTest {
-  @TempDir
-  static Path dir;
-
-  private static SparkSession spark;
-  private static String customers;
-  private static String orders;
-
-  @BeforeAll
-  static void writeData() {
-    spark = TestSpark.session();
-    TestSpark.writeCustomersAndOrders(spark, dir);
-    customers = dir.resolve("customers").toString();
-    orders = dir.resolve("orders").toString();
-  }
-
-  @AfterAll
-  static void stop() {
-    spark.stop();
-  }
-
+class LocationNamesJobsTest extends ShopDataJobTest {
   /**
    * prune-join checked that --output does not overlap the location by globbing the location's path: a location
    * named {@code customers [2026}, {@code {eu} or with a backslash, which build-filter and update-filter use

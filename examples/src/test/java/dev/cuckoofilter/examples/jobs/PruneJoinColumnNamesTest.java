@@ -3,7 +3,6 @@ package dev.cuckoofilter.examples.jobs;
 import static dev.cuckoofilter.examples.ChildProcess.inProcess;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoofilter.examples.ChildProcess.Result;
 import dev.cuckoofilter.examples.TestSpark;
@@ -14,37 +13,13 @@ import dev.cuckoofilter.spark.store.FilterMetadata;
 import dev.cuckoofilter.spark.store.FilterStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A join result holding two columns of one name cannot be written: prune-join refuses such a join before any work,
  * with exit code 2 and the columns named, instead of failing at the write with exit code 1 once the work is done.
  */
-class PruneJoinColumnNamesTest {
-  @TempDir
-  static Path dir;
-  private static SparkSession spark;
-
-  @BeforeAll
-  static void start() {
-    spark = TestSpark.session();
-  }
-
-  @AfterAll
-  static void stop() {
-    spark.stop();
-  }
-
-  private static void assertRefused(String start, Result r) {
-    assertEquals(ExitCodes.USAGE, r.exitCode(), r.describe());
-    assertTrue(r.stderr().startsWith(start), r.describe());
-    assertFalse(r.stderr().contains("\tat "), "no stack trace: " + r.describe());
-  }
-
+class PruneJoinColumnNamesTest extends SparkJobTest {
   @Test
   void structFieldKeysOfBothSidesAreRefusedBeforeTheJoin() throws Exception {
     String customers = dir.resolve("struct-customers").toString();

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoofilter.core.CuckooFilter;
 import dev.cuckoofilter.examples.ChildProcess.Result;
-import dev.cuckoofilter.examples.TestSpark;
 import dev.cuckoofilter.examples.common.ExitCodes;
 import dev.cuckoofilter.examples.common.Publishing;
 import dev.cuckoofilter.spark.CuckooFilters;
@@ -17,13 +16,10 @@ import dev.cuckoofilter.spark.store.FilterStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The jobs, in this JVM's Spark session, against a location whose state forbids the publish: an
@@ -31,37 +27,13 @@ import org.junit.jupiter.api.io.TempDir;
  * location's. Both are refused before any work, naming the location and the versions or columns. Also
  * what an update publishes: the false-positive rate of its base version's metadata.
  */
-class PublishChecksTest {
-  @TempDir
-  static Path dir;
-
-  private static SparkSession spark;
-  private static String customers;
+class PublishChecksTest extends ShopDataJobTest {
   private static String added;
-  private static String orders;
 
   @BeforeAll
   static void writeData() {
-    spark = TestSpark.session();
-    TestSpark.writeCustomersAndOrders(spark, dir);
-    customers = dir.resolve("customers").toString();
-    orders = dir.resolve("orders").toString();
     added = dir.resolve("added").toString();
     spark.range(500, 600).selectExpr("id", "concat('c-', id) AS name").write().parquet(added);
-  }
-
-  @AfterAll
-  static void stop() {
-    spark.stop();
-  }
-
-  private static String location(String name) {
-    return dir.resolve("filters").resolve(name).toString();
-  }
-
-  /** Version 1 of a location: a filter of the customers' ids. */
-  private static FilterStore published(String name) throws IOException {
-    return TestSpark.publishCustomerIds(spark, customers, location(name));
   }
 
   @Test
