@@ -58,9 +58,9 @@ import scala.collection.JavaConverters;
  *
  * <p><b>Staleness.</b> A stored filter describes the table as it was when it was built: its metadata
  * carries a fingerprint of the table's definition and data, a SHA-256 of the table's plan below its
- * projections (the relation, every filter condition, the positions of the key columns in the relation) and
- * of the path, length and modification time of every file of that (file-based) relation. The rule uses the
- * filter only if the table's current fingerprint is the same; otherwise (files added, removed or rewritten,
+ * projections (the relation and how it reads its files: format, schemas, options; every filter condition; the
+ * positions of the key columns in the relation) and of the path, length and modification time of every file of
+ * that (file-based) relation. The rule uses the filter only if the table's current fingerprint is the same; otherwise (files added, removed or rewritten,
  * a view redefined over the same files), or for a version without a fingerprint, the filter is stale and
  * the rule falls back to building a fresh one for the query. Keep the stored filter current with
  * {@link #updateIndex} or a rebuild ({@link #storeIndex}), both of which record the new fingerprint.
@@ -473,8 +473,8 @@ public final class StoredFilterIndex {
   /**
    * SHA-256 of an indexable table's definition and data ({@link #notIndexable} is null): its plan below the
    * projections ({@link Base}, canonical, with the filter's conditions in sorted order so that their order in the
-   * view does not matter), the positions of the key columns in it, and the path, length and modification time of
-   * every file of its relation, in path order.
+   * view does not matter), how its relation reads its files (format, schemas, options), the positions of the key
+   * columns in it, and the path, length and modification time of every file of its relation, in path order.
    */
   static String fingerprint(LogicalPlan plan, List<String> keyColumns) {
     Base base = Base.of(plan, new ArrayList<>(keyAttributes(plan, keyColumns)));
@@ -487,7 +487,8 @@ public final class StoredFilterIndex {
       java.util.Collections.sort(conditions);
       canonical = filter.child();
     }
-    PartitioningAwareFileIndex index = (PartitioningAwareFileIndex) relation(plan).get().location();
+    HadoopFsRelation relation = relation(plan).get();
+    PartitioningAwareFileIndex index = (PartitioningAwareFileIndex) relation.location();
     index.refresh(); // see files added or replaced since the relation was cached
     List<String> files = new ArrayList<>();
     for (FileStatus f : list(index.allFiles())) {
@@ -501,6 +502,7 @@ public final class StoredFilterIndex {
         sha.update((byte) '\n');
       };
       line.accept(canonical.toString());
+      line.accept(howFilesAreRead(relation));
       conditions.forEach(line);
       line.accept(java.util.Arrays.toString(base.keyOrdinals()));
       files.forEach(line);
@@ -508,6 +510,18 @@ public final class StoredFilterIndex {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * What the plan's text leaves out of how a relation reads its files into rows: its format, schemas, bucketing and
+   * options (a CSV view redefined with {@code header=false} over the same files reads their first lines as rows too).
+   */
+  private static String howFilesAreRead(HadoopFsRelation relation) {
+    java.util.TreeMap<String, String> options = new java.util.TreeMap<>();
+    JavaConverters.mapAsJavaMapConverter(relation.options()).asJava()
+        .forEach((k, v) -> options.put(k.toLowerCase(Locale.ROOT), v)); // options are case-insensitive
+    return relation.fileFormat().getClass().getName() + "\t" + relation.dataSchema().json() + "\t"
+        + relation.partitionSchema().json() + "\t" + relation.bucketSpec() + "\t" + options;
   }
 
   private static void warnUnfingerprinted(String table, FilterVersion version) {

@@ -327,6 +327,35 @@ class StoredFilterIndexTest {
   }
 
   @Test
+  void aViewRedefinedToReadTheSameFilesWithOtherOptionsDoesNotUseTheFilterOfItsOldDefinition() throws Exception {
+    Path csv = dir.resolve("dim_csv");
+    java.nio.file.Files.createDirectories(csv);
+    java.nio.file.Files.writeString(csv.resolve("a.csv"), "5,a\n10,b\n15,c\n");
+    java.nio.file.Files.writeString(csv.resolve("b.csv"), "20,d\n25,e\n");
+    String location = dir.resolve("filters/dim_csv").toUri().toString();
+    String query = "SELECT f.k, f.v FROM fact f JOIN dim_csv d ON f.k = d.k";
+    // Read as files with a header line: keys 5 and 20 are taken for headers, the filter holds 10, 15 and 25.
+    spark.read().schema("k LONG, name STRING").option("header", "true").csv(csv.toString())
+        .createOrReplaceTempView("dim_csv");
+    StoredFilterIndex.storeIndex(spark, "dim_csv", List.of("k"), location, 0.001);
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    try {
+      assertTrue(compareWithRuleOff(query).contains("filters/dim_csv"), "used while current");
+      // The same files, read without a header: rows with keys 5 and 20 join too, which the filter lacks (it was used
+      // and returned 6 of 10 rows).
+      spark.read().schema("k LONG, name STRING").option("header", "false").csv(csv.toString())
+          .createOrReplaceTempView("dim_csv");
+      assertEquals(10, withRuleOff(query).size());
+      String plan = compareWithRuleOff(query);
+      assertFalse(plan.contains("filters/dim_csv"), plan);
+      assertTrue(plan.contains("cuckoo_filter(cuckoo_key"), "a filter is built instead: " + plan);
+    } finally {
+      spark.conf().unset(RuntimeFilterConf.FORCE);
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_csv");
+    }
+  }
+
+  @Test
   void viewsWhoseRowsTheFingerprintCannotSeeAreNotIndexed() {
     spark.udf().register("plus_one", (org.apache.spark.sql.api.java.UDF1<Long, Long>) x -> x + 1,
         org.apache.spark.sql.types.DataTypes.LongType);
