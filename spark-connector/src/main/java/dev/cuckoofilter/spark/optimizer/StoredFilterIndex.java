@@ -30,6 +30,7 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.Cast;
 import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.IsNotNull;
@@ -45,6 +46,11 @@ import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
 import org.apache.spark.sql.execution.datasources.LogicalRelation;
 import org.apache.spark.sql.execution.datasources.PartitioningAwareFileIndex;
 import org.apache.spark.sql.internal.SQLConf;
+import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StructField;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -321,7 +327,7 @@ public final class StoredFilterIndex {
     if (registeredKeys == null) {
       return null;
     }
-    Base creationBase = Base.of(creation, creationKeys);
+    Base creationBase = Base.of(creation, creationKeys.stream().map(StoredFilterIndex::withoutWideningCast).toList());
     Base registeredBase = Base.of(registered, new ArrayList<>(registeredKeys));
     if (creationBase == null || registeredBase == null || !creationBase.plan().sameResult(registeredBase.plan())) {
       return null;
@@ -342,6 +348,26 @@ public final class StoredFilterIndex {
       }
     }
     return order;
+  }
+
+  /**
+   * The column under a cast of an integer column to a wider integer type (a join of an int column with a bigint
+   * one casts the int column), else {@code key}: the cast keeps every value, and integers of equal value hash alike
+   * whatever their width (docs/HASHING.md), so a stored filter of the column holds the cast keys.
+   */
+  static Expression withoutWideningCast(Expression key) {
+    if (key instanceof Cast cast && cast.child() instanceof Attribute
+        && integerWidth(cast.child().dataType()) > 0
+        && integerWidth(cast.child().dataType()) <= integerWidth(cast.dataType())) {
+      return cast.child();
+    }
+    return key;
+  }
+
+  /** The width in bytes of byte, short, int and long; 0 for other types. */
+  private static int integerWidth(DataType type) {
+    return type instanceof ByteType ? 1 : type instanceof ShortType ? 2 : type instanceof IntegerType ? 4
+        : type instanceof LongType ? 8 : 0;
   }
 
   /** The output columns of {@code plan} named {@code names} (case-insensitively); null if one is missing or ambiguous. */

@@ -258,6 +258,34 @@ class StoredFilterIndexTest {
   }
 
   @Test
+  void aStoredFilterOfAnIntColumnServesAJoinThatCastsItToBigint() throws Exception {
+    spark.range(0, 2000).selectExpr("CAST(id * 5 AS INT) AS k", "CAST(id * 5 AS SMALLINT) AS s",
+        "CAST(id % 10 AS INT) AS segment").write().parquet(dir.resolve("dim_int").toString());
+    spark.read().parquet(dir.resolve("dim_int").toString()).createOrReplaceTempView("dim_int_all");
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_int AS SELECT * FROM dim_int_all WHERE segment < 3");
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    try {
+      // fact.k is a bigint: the join compares cast(d.k AS bigint), which keeps every value, and integers of equal
+      // value hash alike (it was passed over, and a filter built for each query).
+      for (String column : List.of("k", "s")) {
+        StoredFilterIndex.storeIndex(spark, "dim_int", List.of(column), dir.resolve("filters/dim_int_" + column)
+            .toUri().toString(), 0.001);
+        String sql = "SELECT f.k, f.v FROM fact f JOIN dim_int d ON f.k = d." + column;
+        String plan = compareWithRuleOff(sql);
+        assertTrue(plan.contains("filters/dim_int_" + column), plan);
+        assertTrue(withRuleOff(sql).size() > 0);
+      }
+      // A cast that changes values (an int key compared as a string) is not the stored column.
+      String asString = "SELECT f.k, f.v FROM (SELECT k, v, CAST(k AS STRING) AS ks FROM fact) f "
+          + "JOIN dim_int d ON f.ks = CAST(d.k AS STRING)";
+      assertFalse(compareWithRuleOff(asString).contains("filters/dim_int_"), asString);
+    } finally {
+      spark.conf().unset(RuntimeFilterConf.FORCE);
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_int");
+    }
+  }
+
+  @Test
   void onlyFileBasedTablesCanBeIndexed() {
     spark.range(10).createOrReplaceTempView("not_files");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> StoredFilterIndex.storeIndex(
