@@ -64,10 +64,11 @@ import scala.collection.JavaConverters;
  *
  * <p><b>Staleness.</b> A stored filter describes the table as it was when it was built: its metadata
  * carries a fingerprint of the table's definition and data, a SHA-256 of the table's plan below its
- * projections (the relation and how it reads its files: format, schemas, options; every filter condition; the
- * positions of the key columns in the relation) and of the path, length and modification time of every file of
- * that (file-based) relation. The rule uses the filter only if the table's current fingerprint is the same; otherwise (files added, removed or rewritten,
- * a view redefined over the same files), or for a version without a fingerprint, the filter is stale and
+ * projections (the relation and how it reads its files: format, schemas, options, the session time zone if it
+ * reads timestamps; every filter condition; the positions of the key columns in the relation) and of the path,
+ * length and modification time of every file of that (file-based) relation. The rule uses the filter only if
+ * the table's current fingerprint is the same; otherwise (files added, removed or rewritten, a view redefined
+ * over the same files), or for a version without a fingerprint, the filter is stale and
  * the rule falls back to building a fresh one for the query. Keep the stored filter current with
  * {@link #updateIndex} or a rebuild ({@link #storeIndex}), both of which record the new fingerprint.
  *
@@ -540,14 +541,27 @@ public final class StoredFilterIndex {
 
   /**
    * What the plan's text leaves out of how a relation reads its files into rows: its format, schemas, bucketing and
-   * options (a CSV view redefined with {@code header=false} over the same files reads their first lines as rows too).
+   * options (a CSV view redefined with {@code header=false} over the same files reads their first lines as rows too),
+   * and the session time zone if it reads timestamps (CSV or JSON times without an offset, and timestamp partition
+   * values, are read in it: in another zone they are other instants).
    */
   private static String howFilesAreRead(HadoopFsRelation relation) {
     java.util.TreeMap<String, String> options = new java.util.TreeMap<>();
     JavaConverters.mapAsJavaMapConverter(relation.options()).asJava()
         .forEach((k, v) -> options.put(k.toLowerCase(Locale.ROOT), v)); // options are case-insensitive
+    String timeZone = readsTimestamps(relation.dataSchema()) || readsTimestamps(relation.partitionSchema())
+        ? SQLConf.get().sessionLocalTimeZone() : "";
     return relation.fileFormat().getClass().getName() + "\t" + relation.dataSchema().json() + "\t"
-        + relation.partitionSchema().json() + "\t" + relation.bucketSpec() + "\t" + options;
+        + relation.partitionSchema().json() + "\t" + relation.bucketSpec() + "\t" + options + "\t" + timeZone;
+  }
+
+  private static boolean readsTimestamps(org.apache.spark.sql.types.StructType schema) {
+    return schema.existsRecursively(new scala.runtime.AbstractFunction1<DataType, Object>() {
+      @Override
+      public Object apply(DataType type) {
+        return type instanceof org.apache.spark.sql.types.TimestampType;
+      }
+    });
   }
 
   private static void warnUnfingerprinted(String table, FilterVersion version) {

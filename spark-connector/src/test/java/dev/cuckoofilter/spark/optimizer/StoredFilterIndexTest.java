@@ -384,6 +384,34 @@ class StoredFilterIndexTest {
   }
 
   @Test
+  void timestampsReadInAnotherSessionTimeZoneDoNotUseTheFilterOfTheOldOnes() throws Exception {
+    Path csv = dir.resolve("dim_ts");
+    java.nio.file.Files.createDirectories(csv);
+    java.nio.file.Files.writeString(csv.resolve("a.csv"), "2024-01-01 00:00:00,a\n2024-01-01 05:00:00,b\n");
+    // Hourly timestamps over two days: both readings of the CSV's local times match some.
+    spark.range(0, 48).selectExpr("timestamp_seconds(1704067200 - 86400 + id * 3600) AS t", "id AS v")
+        .write().parquet(dir.resolve("fact_ts").toString());
+    spark.read().parquet(dir.resolve("fact_ts").toString()).createOrReplaceTempView("fact_ts");
+    spark.read().schema("t TIMESTAMP, name STRING").csv(csv.toString()).createOrReplaceTempView("dim_ts");
+    String query = "SELECT f.t AS k, f.v FROM fact_ts f JOIN dim_ts d ON f.t = d.t";
+    StoredFilterIndex.storeIndex(spark, "dim_ts", List.of("t"), dir.resolve("filters/dim_ts").toUri().toString(), 0.001);
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    try {
+      assertTrue(compareWithRuleOff(query).contains("filters/dim_ts"), "used while current");
+      // The CSV's times without an offset are read in the session time zone: in another one (another application's)
+      // they are other instants, which the filter lacks (it was used and returned 0 of 2 rows).
+      spark.conf().set("spark.sql.session.timeZone", "America/Los_Angeles");
+      assertEquals(2, withRuleOff(query).size());
+      String plan = compareWithRuleOff(query);
+      assertFalse(plan.contains("filters/dim_ts"), plan);
+    } finally {
+      spark.conf().set("spark.sql.session.timeZone", "UTC");
+      spark.conf().unset(RuntimeFilterConf.FORCE);
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_ts");
+    }
+  }
+
+  @Test
   void viewsWhoseRowsTheFingerprintCannotSeeAreNotIndexed() {
     spark.udf().register("plus_one", (org.apache.spark.sql.api.java.UDF1<Long, Long>) x -> x + 1,
         org.apache.spark.sql.types.DataTypes.LongType);
