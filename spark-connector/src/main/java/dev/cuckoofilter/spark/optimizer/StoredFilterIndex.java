@@ -25,7 +25,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.hadoop.fs.EtagSource;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Alias;
@@ -66,7 +68,8 @@ import scala.collection.JavaConverters;
  * carries a fingerprint of the table's definition and data, a SHA-256 of the table's plan below its
  * projections (the relation and how it reads its files: format, schemas, options, the session time zone if it
  * reads timestamps; every filter condition; the positions of the key columns in the relation) and of the path,
- * length and modification time of every file of that (file-based) relation. The rule uses the filter only if
+ * length, modification time and, where the file system has one, identity (HDFS inode, ETag) of every file of
+ * that (file-based) relation. The rule uses the filter only if
  * the table's current fingerprint is the same; otherwise (files added, removed or rewritten, a view redefined
  * over the same files), or for a version without a fingerprint, the filter is stale and
  * the rule falls back to building a fresh one for the query. Keep the stored filter current with
@@ -501,7 +504,8 @@ public final class StoredFilterIndex {
    * SHA-256 of an indexable table's definition and data ({@link #notIndexable} is null): its plan below the
    * projections ({@link Base}, canonical, with the filter's conditions in sorted order so that their order in the
    * view does not matter), how its relation reads its files (format, schemas, options), the positions of the key
-   * columns in it, and the path, length and modification time of every file of its relation, in path order.
+   * columns in it, and the path, length, modification time and identity of every file of its relation, in path
+   * order.
    */
   static String fingerprint(LogicalPlan plan, List<String> keyColumns) {
     Base base = Base.of(plan, new ArrayList<>(keyAttributes(plan, keyColumns)));
@@ -519,7 +523,7 @@ public final class StoredFilterIndex {
     index.refresh(); // see files added or replaced since the relation was cached
     List<String> files = new ArrayList<>();
     for (FileStatus f : list(index.allFiles())) {
-      files.add(f.getPath() + "\t" + f.getLen() + "\t" + f.getModificationTime());
+      files.add(f.getPath() + "\t" + f.getLen() + "\t" + f.getModificationTime() + identity(f));
     }
     java.util.Collections.sort(files);
     try {
@@ -537,6 +541,17 @@ public final class StoredFilterIndex {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * What tells a file from another written under its name with the same length and modification time (a copy
+   * that keeps times, such as distcp -pt), where its listing says: HDFS's inode number, an object store's ETag.
+   */
+  private static String identity(FileStatus file) {
+    if (file instanceof HdfsFileStatus hdfs) {
+      return "\tid " + hdfs.getFileId();
+    }
+    return file instanceof EtagSource etag && etag.getEtag() != null ? "\tetag " + etag.getEtag() : "";
   }
 
   /**
