@@ -100,9 +100,19 @@ public final class StoredFilterIndex {
 
   private StoredFilterIndex() {}
 
-  /** Registers the filter stored at {@code location} for {@code table} (a table or view name). */
+  /**
+   * Registers the filter stored at {@code location} for {@code table} (a table or view name), in place of the
+   * table's registration under any case (table names are case-insensitive; {@code SET} keeps the case it is given).
+   */
   public static void register(SparkSession spark, String table, String location) {
+    registrationKeys(spark, table).forEach(spark.conf()::unset);
     spark.conf().set(PREFIX + table.toLowerCase(Locale.ROOT), location);
+  }
+
+  /** The settings registering a stored filter for {@code table}, under any case. */
+  private static List<String> registrationKeys(SparkSession spark, String table) {
+    return JavaConverters.mapAsJavaMapConverter(spark.conf().getAll()).asJava().keySet().stream()
+        .filter(k -> k.equalsIgnoreCase(PREFIX + table)).sorted().toList();
   }
 
   /**
@@ -130,11 +140,17 @@ public final class StoredFilterIndex {
    */
   public static FilterVersion updateIndex(SparkSession spark, String table,
       ChangeSet change) throws IOException {
-    String location = spark.conf().get(PREFIX + table.toLowerCase(Locale.ROOT), null);
-    if (location == null) {
+    List<String> keys = registrationKeys(spark, table);
+    if (keys.isEmpty()) {
       throw new IllegalArgumentException("no stored filter is registered for " + table + " (" + PREFIX
           + table.toLowerCase(Locale.ROOT) + " is not set)");
     }
+    List<String> locations = keys.stream().map(k -> spark.conf().get(k)).distinct().toList();
+    if (locations.size() > 1) {
+      throw new IllegalArgumentException("stored filters at " + locations + " are registered for " + table + " (by "
+          + keys + "); unset all but one");
+    }
+    String location = locations.get(0);
     FilterStore store = FilterStore.open(location, spark);
     if (store.latest().isEmpty()) {
       throw new IllegalArgumentException("the stored filter registered for " + table + " at " + location

@@ -186,6 +186,36 @@ class StoredFilterIndexTest {
     spark.conf().unset(StoredFilterIndex.PREFIX + "dim_active");
   }
 
+  @Test
+  void aRegistrationBySqlUnderAnotherCaseIsTheTablesRegistration() throws Exception {
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_cased AS SELECT * FROM dim_all WHERE segment < 2");
+    String location = dir.resolve("filters/dim_cased").toUri().toString();
+    StoredFilterIndex.storeIndex(spark, "dim_cased", List.of("k"), location, 0.001);
+    spark.conf().unset(StoredFilterIndex.PREFIX + "dim_cased");
+    // Registered by SQL under the table's name as the user spells it: the rule uses it, and so does updateIndex (it
+    // failed with "no stored filter is registered for Dim_Cased (spark.cuckoo.storedFilter.dim_cased is not set)").
+    spark.sql("SET spark.cuckoo.storedFilter.Dim_Cased=" + location);
+    try {
+      assertTrue(plan(spark.sql("SELECT f.k, f.v FROM fact f JOIN dim_cased d ON f.k = d.k")).contains("filters/dim_cased"));
+      Dataset<Row> none = spark.table("dim_cased").limit(0);
+      assertEquals(2, StoredFilterIndex.updateIndex(spark, "Dim_Cased",
+          dev.cuckoofilter.spark.update.ChangeSet.of(none, none, spark.table("dim_cased"))).version());
+      // Registering the table again replaces that registration, whatever its case.
+      String other = dir.resolve("filters/dim_cased2").toUri().toString();
+      StoredFilterIndex.storeIndex(spark, "DIM_CASED", List.of("k"), other, 0.001);
+      assertFalse(spark.conf().contains(StoredFilterIndex.PREFIX + "Dim_Cased"));
+      assertEquals(other, spark.conf().get(StoredFilterIndex.PREFIX + "dim_cased"));
+      // Two registrations of one table (by SET under two cases) are refused by name rather than one picked.
+      spark.sql("SET spark.cuckoo.storedFilter.Dim_Cased=" + location);
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> StoredFilterIndex.updateIndex(
+          spark, "dim_cased", dev.cuckoofilter.spark.update.ChangeSet.of(none, none, spark.table("dim_cased"))));
+      assertTrue(e.getMessage().contains("Dim_Cased") && e.getMessage().contains(other), e.getMessage());
+    } finally {
+      spark.conf().unset(StoredFilterIndex.PREFIX + "Dim_Cased");
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_cased");
+    }
+  }
+
   /** Runs {@code sql} with the rule on, checks the rows equal those without it, and returns the optimized plan. */
   static String compareWithRuleOff(String sql) {
     List<Row> expected = withRuleOff(sql);
