@@ -82,7 +82,8 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     RuntimeFilterConf conf = RuntimeFilterConf.current();
     // Hint nodes are removed here whatever happens: physical planning must not see them.
     boolean hinted = CuckooFilterHint.presentIn(plan);
-    if (plan.isStreaming() || !(conf.enabled || hinted)) {
+    // A table planned for its stored filter's fingerprint is planned without runtime filters (StoredFilterIndex).
+    if (plan.isStreaming() || StoredFilterIndex.planningIndexedTable() || !(conf.enabled || hinted)) {
       return hinted ? CuckooFilterHint.strip(plan) : plan;
     }
     // WHERE k IN (SELECT ...) and EXISTS are semi joins, but Spark rewrites them as joins only after this rule

@@ -98,7 +98,31 @@ public final class StoredFilterIndex {
   /** Registrations passed over for want of a fingerprint, each logged once. */
   private static final java.util.Set<String> WARNED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
+  /** Whether this thread is planning a registered table or view ({@link #planned}). */
+  private static final ThreadLocal<Boolean> PLANNING = ThreadLocal.withInitial(() -> false);
+
   private StoredFilterIndex() {}
+
+  /** True while this thread plans a table or view for its fingerprint: the runtime filter rule leaves it alone. */
+  static boolean planningIndexedTable() {
+    return PLANNING.get();
+  }
+
+  /**
+   * The optimized plan of {@code table} without runtime filters in its own joins: the fingerprint describes the
+   * table, not filters the rule would add (a built one is a subquery, which would make it unindexable), and deciding
+   * whether a stored filter serves such a join plans the registered view again, which would run the rule on that
+   * join again, without end (a StackOverflowError).
+   */
+  static LogicalPlan planned(SparkSession spark, String table) {
+    boolean outer = PLANNING.get();
+    PLANNING.set(true);
+    try {
+      return spark.table(table).queryExecution().optimizedPlan();
+    } finally {
+      PLANNING.set(outer);
+    }
+  }
 
   /**
    * Registers the filter stored at {@code location} for {@code table} (a table or view name), in place of the
@@ -173,7 +197,7 @@ public final class StoredFilterIndex {
    * @throws IllegalArgumentException naming the table and the reason otherwise
    */
   private static String indexableFingerprint(SparkSession spark, String table, List<String> keyColumns) {
-    LogicalPlan plan = spark.table(table).queryExecution().optimizedPlan();
+    LogicalPlan plan = planned(spark, table);
     String reason = notIndexable(plan, keyColumns);
     if (reason != null) {
       throw new IllegalArgumentException("table " + table + " cannot be indexed by a stored filter of " + keyColumns
@@ -289,7 +313,7 @@ public final class StoredFilterIndex {
     }
     LogicalPlan registered;
     try {
-      registered = spark.table(table).queryExecution().optimizedPlan();
+      registered = planned(spark, table);
     } catch (Exception e) { // the table or view no longer exists: the registration is ignored
       return Optional.empty();
     }

@@ -442,6 +442,36 @@ class StoredFilterIndexTest {
   }
 
   @Test
+  void aViewWithAJoinOfItsOwnIsPlannedOnceAndIndexed() throws Exception {
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_joined AS SELECT d.k, d.name FROM dim_all d "
+        + "JOIN (VALUES (0), (1)) v(seg) ON d.segment = v.seg");
+    String location = dir.resolve("filters/dim_joined").toUri().toString();
+    String query = "SELECT f.k, f.v FROM fact f JOIN dim_joined d ON f.k = d.k";
+    spark.conf().set(RuntimeFilterConf.ENABLED, "false");
+    StoredFilterIndex.storeIndex(spark, "dim_joined", List.of("k"), location, 0.001);
+    spark.conf().unset(RuntimeFilterConf.ENABLED);
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    try {
+      // Deciding whether the stored filter serves the view's own join (whose side reads the view's files) planned
+      // the view again, which ran the rule on that join again: StackOverflowError. The view is planned without
+      // runtime filters in its joins for its fingerprint; the query runs, with exact results.
+      compareWithRuleOff(query);
+      // Stored with the rule on, the view's fingerprint is that of its definition (it was refused: "it reads data in
+      // a subquery", the filter the rule built for the view's own join).
+      String fingerprint = StoredFilterIndex.fingerprint(StoredFilterIndex.planned(spark, "dim_joined"), List.of("k"));
+      assertEquals(2, StoredFilterIndex.storeIndex(spark, "dim_joined", List.of("k"), location, 0.001).version());
+      assertEquals(fingerprint, dev.cuckoofilter.spark.store.FilterStore.open(location, spark).metadata(1).properties()
+          .get(StoredFilterIndex.FINGERPRINT), "the fingerprint stored with the rule off");
+      assertEquals(fingerprint, dev.cuckoofilter.spark.store.FilterStore.open(location, spark).metadata(2).properties()
+          .get(StoredFilterIndex.FINGERPRINT), "and with it on");
+      compareWithRuleOff(query);
+    } finally {
+      spark.conf().unset(RuntimeFilterConf.FORCE);
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_joined");
+    }
+  }
+
+  @Test
   void viewsWhoseRowsTheFingerprintCannotSeeAreNotIndexed() {
     spark.udf().register("plus_one", (org.apache.spark.sql.api.java.UDF1<Long, Long>) x -> x + 1,
         org.apache.spark.sql.types.DataTypes.LongType);
