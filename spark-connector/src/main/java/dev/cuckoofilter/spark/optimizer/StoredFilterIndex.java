@@ -44,6 +44,7 @@ import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.execution.datasources.CatalogFileIndex;
 import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
 import org.apache.spark.sql.execution.datasources.LogicalRelation;
 import org.apache.spark.sql.execution.datasources.PartitioningAwareFileIndex;
@@ -258,7 +259,8 @@ public final class StoredFilterIndex {
         continue;
       }
       if (creationRoots == null) {
-        creationRoots = relation(creation).map(StoredFilterIndex::roots).orElse(null);
+        creationRoots = relation(PartitionedCatalogTables.beforePruning(creation)).map(StoredFilterIndex::roots)
+            .orElse(null);
         if (creationRoots == null) {
           return Optional.empty();
         }
@@ -317,7 +319,7 @@ public final class StoredFilterIndex {
     } catch (Exception e) { // the table or view no longer exists: the registration is ignored
       return Optional.empty();
     }
-    Optional<HadoopFsRelation> registeredRelation = relation(registered);
+    Optional<HadoopFsRelation> registeredRelation = relation(PartitionedCatalogTables.beforePruning(registered));
     List<String> registeredRoots = registeredRelation.map(StoredFilterIndex::roots).orElse(List.of());
     ROOTS.put(rootsKey, registeredRoots);
     if (!registeredRoots.equals(creationRoots)) {
@@ -371,8 +373,9 @@ public final class StoredFilterIndex {
     if (registeredKeys == null) {
       return null;
     }
-    Base creationBase = Base.of(creation, creationKeys.stream().map(StoredFilterIndex::withoutWideningCast).toList());
-    Base registeredBase = Base.of(registered, new ArrayList<>(registeredKeys));
+    Base creationBase = Base.of(PartitionedCatalogTables.beforePruning(creation),
+        creationKeys.stream().map(StoredFilterIndex::withoutWideningCast).toList());
+    Base registeredBase = Base.of(PartitionedCatalogTables.beforePruning(registered), new ArrayList<>(registeredKeys));
     if (creationBase == null || registeredBase == null || !creationBase.plan().sameResult(registeredBase.plan())) {
       return null;
     }
@@ -516,7 +519,10 @@ public final class StoredFilterIndex {
     }
   }
 
-  /** The plan's one file-based relation, if it reads exactly one, through a file index that lists its files. */
+  /**
+   * The plan's one file-based relation, if it reads exactly one, through a file index that lists its files or
+   * through the catalog's partitions of a table (a partitioned catalog table before partition pruning).
+   */
   static Optional<HadoopFsRelation> relation(LogicalPlan plan) {
     List<LogicalRelation> relations = new ArrayList<>();
     plan.foreach(new scala.runtime.AbstractFunction1<LogicalPlan, scala.runtime.BoxedUnit>() {
@@ -532,10 +538,11 @@ public final class StoredFilterIndex {
       return Optional.empty();
     }
     HadoopFsRelation fs = (HadoopFsRelation) relations.get(0).relation();
-    return fs.location() instanceof PartitioningAwareFileIndex ? Optional.of(fs) : Optional.empty();
+    return fs.location() instanceof PartitioningAwareFileIndex || fs.location() instanceof CatalogFileIndex
+        ? Optional.of(fs) : Optional.empty();
   }
 
-  /** The root paths of the relation's files, sorted. */
+  /** The root paths of the relation's files, sorted (a catalog table's: its location). */
   private static List<String> roots(HadoopFsRelation relation) {
     return list(relation.location().rootPaths()).stream().map(Object::toString).sorted().toList();
   }
@@ -559,7 +566,7 @@ public final class StoredFilterIndex {
       canonical = filter.child();
     }
     HadoopFsRelation relation = relation(plan).get();
-    PartitioningAwareFileIndex index = (PartitioningAwareFileIndex) relation.location();
+    PartitioningAwareFileIndex index = PartitionedCatalogTables.files(relation);
     index.refresh(); // see files added or replaced since the relation was cached
     List<String> files = new ArrayList<>();
     for (FileStatus f : list(index.allFiles())) {

@@ -1,0 +1,172 @@
+package dev.cuckoofilter.spark.optimizer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoofilter.spark.SparkTestSession;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.plans.logical.Join;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Stored filters of catalog tables: partitioned ones (partitions tracked by the catalog) and views over them. */
+class StoredFilterIndexCatalogTest {
+  static SparkSession spark;
+  @TempDir
+  static Path dir;
+
+  @BeforeAll
+  static void start() {
+    spark = SparkTestSession.builder("local[2]")
+        .config("spark.sql.autoBroadcastJoinThreshold", "-1")
+        .config(RuntimeFilterConf.APPLICATION_SIDE_THRESHOLD, "1KB")
+        .config("spark.sql.warehouse.dir", dir.resolve("warehouse").toUri().toString())
+        .getOrCreate();
+    spark.range(0, 50_000).selectExpr("id % 25000 AS k", "id AS v").write().saveAsTable("fact");
+  }
+
+  @AfterAll
+  static void stop() {
+    spark.stop();
+  }
+
+  static String plan(Dataset<Row> df) {
+    return df.queryExecution().optimizedPlan().toString();
+  }
+
+  static List<Row> sorted(Dataset<Row> df) {
+    return df.orderBy("k", "v").collectAsList();
+  }
+
+  static List<Row> withRuleOff(String sql) {
+    spark.conf().set(RuntimeFilterConf.ENABLED, "false");
+    try {
+      return sorted(spark.sql(sql));
+    } finally {
+      spark.conf().unset(RuntimeFilterConf.ENABLED);
+    }
+  }
+
+  static void assertServed(String query, String filter) {
+    Dataset<Row> df = spark.sql(query);
+    String plan = plan(df);
+    assertTrue(plan.contains(filter), "the stored filter " + filter + " is used: " + plan);
+    assertFalse(plan.contains("cuckoo_filter(cuckoo_key"), "no filter is built: " + plan);
+    assertEquals(withRuleOff(query), sorted(df));
+  }
+
+  /** The stale stored filter is not used (a filter of the whole table is not built either: it selects no rows). */
+  static void assertStale(String query, String filter) {
+    Dataset<Row> df = spark.sql(query);
+    String plan = plan(df);
+    assertFalse(plan.contains(filter), "the stored filter " + filter + " is not used: " + plan);
+    assertEquals(withRuleOff(query), sorted(df));
+  }
+
+  /**
+   * Until 2026-11-29 a partitioned catalog table could not be indexed ("it is not a file-based table whose data
+   * can be fingerprinted"), and a view over some of its partitions, which could, was never served: the join side
+   * read through the catalog's index, the registered view through its selected partitions' files.
+   */
+  @Test
+  void aPartitionedTableAndAViewOverSomeOfItsPartitions() throws Exception {
+    spark.range(0, 5000).selectExpr("id * 5 AS k", "concat('d', id) AS name", "CAST(id % 10 AS INT) AS segment")
+        .write().partitionBy("segment").saveAsTable("dim_part");
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_part_active AS SELECT * FROM dim_part WHERE segment < 3");
+    String table = "SELECT f.k, f.v, d.name FROM fact f JOIN dim_part d ON f.k = d.k";
+    String view = "SELECT f.k, f.v, d.name FROM fact f JOIN dim_part_active d ON f.k = d.k";
+    String tableFilter = "filters/dim_part version ";
+    String viewFilter = "filters/dim_part_active version ";
+    StoredFilterIndex.storeIndex(spark, "dim_part", List.of("k"), dir.resolve("filters/dim_part").toUri().toString(),
+        0.001);
+    StoredFilterIndex.storeIndex(spark, "dim_part_active", List.of("k"),
+        dir.resolve("filters/dim_part_active").toUri().toString(), 0.001);
+    try {
+      assertServed(table, tableFilter + 1);
+      assertServed(view, viewFilter + 1);
+
+      // Rows in a partition the view does not read: the table's filter is stale, the view's is not.
+      spark.sql("INSERT INTO dim_part SELECT id * 5 + 1, concat('n', id), 7 FROM range(0, 100)");
+      assertStale(table, tableFilter);
+      assertServed(view, viewFilter + 1);
+      assertTrue(withRuleOff(table).stream().anyMatch(r -> r.getString(2).equals("n0")), "the new rows join");
+
+      // Rows in a partition it reads: stale too, and its joins find them.
+      spark.sql("INSERT INTO dim_part SELECT id * 5 + 2, concat('m', id), 1 FROM range(0, 100)");
+      assertStale(view, viewFilter);
+      assertTrue(plan(spark.sql(view)).contains("cuckoo_filter(cuckoo_key"), "a filter of the view is built instead");
+      assertTrue(withRuleOff(view).stream().anyMatch(r -> r.getString(2).equals("m0")), "the new rows join");
+
+      // A partition the catalog adds at a location of its own (files written elsewhere, ALTER TABLE ADD PARTITION).
+      StoredFilterIndex.storeIndex(spark, "dim_part", List.of("k"), dir.resolve("filters/dim_part").toUri().toString(),
+          0.001);
+      assertServed(table, tableFilter + 2);
+      String added = dir.resolve("added/segment=20").toUri().toString();
+      spark.range(0, 100).selectExpr("id * 5 + 3 AS k", "concat('a', id) AS name").write().parquet(added);
+      spark.sql("ALTER TABLE dim_part ADD PARTITION (segment = 20) LOCATION '" + added + "'");
+      assertStale(table, tableFilter);
+      assertTrue(withRuleOff(table).stream().anyMatch(r -> r.getString(2).equals("a0")), "the added rows join");
+
+      // An incremental update brings it up to date.
+      Dataset<Row> addedRows = spark.table("dim_part").where("segment = 20");
+      StoredFilterIndex.updateIndex(spark, "dim_part",
+          dev.cuckoofilter.spark.update.ChangeSet.of(addedRows, addedRows.limit(0), spark.table("dim_part")));
+      assertServed(table, tableFilter + 3);
+
+      // A dropped partition is a change too (the filter holds keys the table no longer has: stale, not wrong).
+      spark.sql("ALTER TABLE dim_part DROP PARTITION (segment = 9)");
+      assertStale(table, tableFilter);
+    } finally {
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_part");
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_part_active");
+    }
+  }
+
+  /**
+   * Spark leaves the size of a partitioned catalog table without statistics unknown until it prunes its
+   * partitions, after the rule: the rule lists the partitions its filters select to size it, so such a table is
+   * a side to build a filter from, and a partitioned fact table a side to prune.
+   */
+  @Test
+  void partitionedTablesWithoutStatisticsAreSizedFromTheirFiles() {
+    spark.range(0, 5000).selectExpr("id * 5 AS k", "concat('p', id) AS name", "CAST(id % 10 AS INT) AS segment")
+        .write().partitionBy("segment").saveAsTable("dim_sized");
+    spark.range(0, 50_000).selectExpr("id % 25000 AS k", "id AS v", "CAST(id % 50 AS INT) AS day")
+        .write().partitionBy("day").saveAsTable("fact_part");
+    assertTrue(spark.table("dim_sized").queryExecution().analyzed().stats().sizeInBytes()
+        .equals(scala.math.BigInt.apply(Long.MAX_VALUE)), "Spark's estimate is unknown");
+    String query = "SELECT f.k, f.v, d.name FROM fact_part f JOIN dim_sized d ON f.k = d.k WHERE d.segment < 2";
+    Dataset<Row> df = spark.sql(query);
+    Join join = StoredFilterIndexTest.firstJoin(df);
+    assertTrue(join.left().treeString().contains("cuckoo_filter(cuckoo_key"), "the fact side is pruned: " + plan(df));
+    assertFalse(join.right().treeString().contains("cuckoo_might_contain"), "the dimension is not: " + plan(df));
+    assertEquals(withRuleOff(query), sorted(df));
+    // A selection of the fact table's partitions smaller than the dimension is not pruned.
+    String fewDays = "SELECT f.k, f.v, d.name FROM fact_part f JOIN dim_sized d ON f.k = d.k "
+        + "WHERE d.segment < 9 AND f.day = 0";
+    Dataset<Row> few = spark.sql(fewDays);
+    assertFalse(StoredFilterIndexTest.firstJoin(few).left().treeString().contains("cuckoo_might_contain"), plan(few));
+    assertEquals(withRuleOff(fewDays), sorted(few));
+  }
+
+  @Test
+  void aTableWithoutPartitions() throws Exception {
+    spark.range(0, 5000).selectExpr("id * 5 AS k", "concat('d', id) AS name", "CAST(id % 10 AS INT) AS segment")
+        .write().saveAsTable("dim_flat");
+    String query = "SELECT f.k, f.v, d.name FROM fact f JOIN dim_flat d ON f.k = d.k";
+    StoredFilterIndex.storeIndex(spark, "dim_flat", List.of("k"), dir.resolve("filters/dim_flat").toUri().toString(),
+        0.001);
+    try {
+      assertServed(query, "filters/dim_flat");
+    } finally {
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_flat");
+    }
+  }
+}
