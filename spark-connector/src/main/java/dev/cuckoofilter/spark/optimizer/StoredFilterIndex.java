@@ -51,10 +51,12 @@ import org.apache.spark.sql.execution.datasources.PartitioningAwareFileIndex;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DateType;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
 import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.TimestampType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.collection.JavaConverters;
@@ -68,7 +70,8 @@ import scala.collection.JavaConverters;
  * <p><b>Staleness.</b> A stored filter describes the table as it was when it was built: its metadata
  * carries a fingerprint of the table's definition and data, a SHA-256 of the table's plan below its
  * projections (the relation and how it reads its files: format, schemas, options, the session time zone if it
- * reads timestamps; every filter condition; the positions of the key columns in the relation) and of the path,
+ * reads timestamps, the date and time parser and calendar settings if it reads dates or timestamps; every filter
+ * condition; the positions of the key columns in the relation) and of the path,
  * length, modification time and, where the file system has one, identity (HDFS inode, ETag) of every file of
  * that (file-based) relation. The rule uses the filter only if
  * the table's current fingerprint is the same; otherwise (files added, removed or rewritten, a view redefined
@@ -602,28 +605,46 @@ public final class StoredFilterIndex {
   }
 
   /**
+   * The session settings that decide which dates and times a relation reads from its files: CSV and JSON dates and
+   * times are parsed by one parser or another (a date such as 6/1/2024 read with the pattern dd/MM/yyyy is a date
+   * to the legacy parser, a malformed value, null, to the default one), and dates and times of Parquet and Avro
+   * files of other writers are read in one calendar or the other.
+   */
+  private static final List<String> DATETIME_READ_SETTINGS = List.of("spark.sql.legacy.timeParserPolicy",
+      "spark.sql.parquet.datetimeRebaseModeInRead", "spark.sql.parquet.int96RebaseModeInRead",
+      "spark.sql.avro.datetimeRebaseModeInRead");
+
+  /**
    * What the plan's text leaves out of how a relation reads its files into rows: its format, schemas, bucketing and
    * options (a CSV view redefined with {@code header=false} over the same files reads their first lines as rows too),
-   * and the session time zone if it reads timestamps (CSV or JSON times without an offset, and timestamp partition
-   * values, are read in it: in another zone they are other instants).
+   * the session time zone if it reads timestamps (CSV or JSON times without an offset, and timestamp partition
+   * values, are read in it: in another zone they are other instants), and the settings of how dates and times are
+   * parsed and read if it reads either ({@link #DATETIME_READ_SETTINGS}).
    */
   private static String howFilesAreRead(HadoopFsRelation relation) {
     java.util.TreeMap<String, String> options = new java.util.TreeMap<>();
     JavaConverters.mapAsJavaMapConverter(relation.options()).asJava()
         .forEach((k, v) -> options.put(k.toLowerCase(Locale.ROOT), v)); // options are case-insensitive
-    String timeZone = readsTimestamps(relation.dataSchema()) || readsTimestamps(relation.partitionSchema())
-        ? SQLConf.get().sessionLocalTimeZone() : "";
+    String timeZone = reads(relation, TimestampType.class) ? SQLConf.get().sessionLocalTimeZone() : "";
+    String datetimes = "";
+    if (reads(relation, TimestampType.class) || reads(relation, DateType.class)) {
+      datetimes = DATETIME_READ_SETTINGS.stream().map(k -> k + "=" + SQLConf.get().getConfString(k))
+          .collect(java.util.stream.Collectors.joining(","));
+    }
     return relation.fileFormat().getClass().getName() + "\t" + relation.dataSchema().json() + "\t"
-        + relation.partitionSchema().json() + "\t" + relation.bucketSpec() + "\t" + options + "\t" + timeZone;
+        + relation.partitionSchema().json() + "\t" + relation.bucketSpec() + "\t" + options + "\t" + timeZone
+        + (datetimes.isEmpty() ? "" : "\t" + datetimes);
   }
 
-  private static boolean readsTimestamps(org.apache.spark.sql.types.StructType schema) {
-    return schema.existsRecursively(new scala.runtime.AbstractFunction1<DataType, Object>() {
+  /** Whether the relation reads a value of {@code type} (in its files' or its partitions' columns, nested too). */
+  private static boolean reads(HadoopFsRelation relation, Class<? extends DataType> type) {
+    scala.Function1<DataType, Object> isType = new scala.runtime.AbstractFunction1<DataType, Object>() {
       @Override
-      public Object apply(DataType type) {
-        return type instanceof org.apache.spark.sql.types.TimestampType;
+      public Object apply(DataType t) {
+        return type.isInstance(t);
       }
-    });
+    };
+    return relation.dataSchema().existsRecursively(isType) || relation.partitionSchema().existsRecursively(isType);
   }
 
   private static void warnUnfingerprinted(String table, FilterVersion version) {

@@ -442,6 +442,39 @@ class StoredFilterIndexTest {
   }
 
   @Test
+  void datesParsedUnderAnotherTimeParserPolicyDoNotUseTheFilterOfTheOldOnes() throws Exception {
+    Path csv = dir.resolve("dim_dates");
+    java.nio.file.Files.createDirectories(csv);
+    // The second date has one-digit fields: the legacy parser reads it, the default (Java time) parser does not.
+    java.nio.file.Files.writeString(csv.resolve("a.csv"), "05/01/2024,a\n6/1/2024,b\n");
+    spark.range(0, 10).selectExpr("date_add(DATE'2024-01-01', CAST(id AS INT)) AS d", "id AS v")
+        .write().parquet(dir.resolve("fact_dates").toString());
+    spark.read().parquet(dir.resolve("fact_dates").toString()).createOrReplaceTempView("fact_dates");
+    spark.read().schema("d DATE, name STRING").option("dateFormat", "dd/MM/yyyy").csv(csv.toString())
+        .createOrReplaceTempView("dim_dates");
+    String query = "SELECT f.d, f.v AS k, f.v FROM fact_dates f JOIN dim_dates d ON f.d = d.d";
+    String policy = "spark.sql.legacy.timeParserPolicy";
+    spark.conf().set(policy, "CORRECTED");
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    try {
+      StoredFilterIndex.storeIndex(spark, "dim_dates", List.of("d"), dir.resolve("filters/dim_dates").toUri().toString(),
+          0.001);
+      assertEquals(1, withRuleOff(query).size());
+      assertTrue(compareWithRuleOff(query).contains("filters/dim_dates"), "used while current");
+      // Another application reading the CSV with the legacy parser holds a date the filter lacks (it was used and
+      // returned 1 of 2 rows).
+      spark.conf().set(policy, "LEGACY");
+      assertEquals(2, withRuleOff(query).size());
+      String plan = compareWithRuleOff(query);
+      assertFalse(plan.contains("filters/dim_dates"), plan);
+    } finally {
+      spark.conf().unset(policy);
+      spark.conf().unset(RuntimeFilterConf.FORCE);
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_dates");
+    }
+  }
+
+  @Test
   void aViewWithAJoinOfItsOwnIsPlannedOnceAndIndexed() throws Exception {
     spark.sql("CREATE OR REPLACE TEMP VIEW dim_joined AS SELECT d.k, d.name FROM dim_all d "
         + "JOIN (VALUES (0), (1)) v(seg) ON d.segment = v.seg");
