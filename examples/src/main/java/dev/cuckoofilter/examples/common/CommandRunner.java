@@ -11,7 +11,8 @@ import picocli.CommandLine;
 /**
  * Runs a picocli command and turns its outcome into an exit code ({@link ExitCodes}), for the jobs and
  * the {@code cuckoo} tool alike. Expected problems (bad arguments or inputs, a publish conflict, a damaged
- * stored filter) are reported as one {@code error:} line; anything else also gets its stack trace.
+ * stored filter) are reported as one {@code error:} line; anything else also gets its stack trace. Comma-separated
+ * list options are checked and stripped of blanks ({@link CommaSeparatedLists}) before the command runs.
  *
  * <p>Nothing here exits the JVM: {@code main} methods pass the returned code to {@link System#exit}, and
  * tests call {@link #execute(Object, PrintWriter, PrintWriter, String...)} in-process.
@@ -32,6 +33,11 @@ public final class CommandRunner {
     cli.setCaseInsensitiveEnumValuesAllowed(true);
     cli.setParameterExceptionHandler(CommandRunner::badArguments);
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> failed(e, commandLine));
+    // a ParameterException of the lists' check goes to badArguments, as picocli's own do
+    cli.setExecutionStrategy(parseResult -> {
+      CommaSeparatedLists.apply(parseResult);
+      return new CommandLine.RunLast().execute(parseResult);
+    });
     try {
       return cli.execute(args);
     } finally {

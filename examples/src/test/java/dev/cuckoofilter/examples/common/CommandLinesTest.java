@@ -9,9 +9,12 @@ import dev.cuckoofilter.examples.cli.CuckooCli;
 import dev.cuckoofilter.examples.jobs.BuildFilterJob;
 import dev.cuckoofilter.examples.jobs.PruneJoinJob;
 import dev.cuckoofilter.examples.jobs.UpdateFilterJob;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * The command lines of the jobs and the tool: usage on {@code --help}, and bad arguments refused with exit
@@ -88,5 +91,73 @@ class CommandLinesTest {
     assertEquals(ExitCodes.USAGE, noSubcommand.exitCode());
     assertTrue(noSubcommand.stderr().startsWith("cuckoo: error: a subcommand is needed\nUsage: cuckoo "),
         noSubcommand.stderr());
+  }
+
+  /**
+   * An empty column in --keys or --join-keys is refused naming the option. It was looked up as a column named ""
+   * ("has no column ;"), and --keys , gave no key column at all: build-filter and cuckoo build read their whole input
+   * before failing with exit code 1 and a stack trace ('at least one key column is needed'); --keys "id," was taken
+   * for id, the empty column dropped unseen.
+   */
+  @Test
+  void emptyColumnsOfAListAreRefusedNamingTheOption() {
+    String[][] refusals = {
+        {"id,,name", "build-filter: error: --keys 'id,,name': COLUMN 2 of 3 is empty; give COLUMN[,COLUMN...] (blanks "
+            + "around each are ignored)\n"},
+        {",", "build-filter: error: --keys ',': COLUMN 1 of 2 is empty; "},
+        {"id,", "build-filter: error: --keys 'id,': COLUMN 2 of 2 is empty; "},
+        {"id, ,name", "build-filter: error: --keys 'id, ,name': COLUMN 2 of 3 is empty; "},
+        {"", "build-filter: error: --keys '': COLUMN 1 of 1 is empty; "}};
+    for (String[] refusal : refusals) {
+      Result r = inProcess(new BuildFilterJob(), "--input", "/d", "--keys", refusal[0], "--location", "/f");
+      assertEquals(ExitCodes.USAGE, r.exitCode(), r.stderr());
+      assertTrue(r.stderr().startsWith(refusal[1]), r.stderr());
+      assertTrue(r.stderr().endsWith("Try 'build-filter --help' for the options.\n"), r.stderr());
+    }
+    // any occurrence of a repeated option
+    Result repeated = inProcess(new BuildFilterJob(), "--input", "/d", "--keys", "id", "--keys=name,", "--location", "/f");
+    assertEquals(ExitCodes.USAGE, repeated.exitCode(), repeated.stderr());
+    assertTrue(repeated.stderr().startsWith("build-filter: error: --keys 'name,': COLUMN 2 of 2 is empty; "),
+        repeated.stderr());
+
+    Result keys = inProcess(new PruneJoinJob(), "--location", "/f", "--input", "/i", "--keys", ",", "--join-with", "/j",
+        "--output", "/o");
+    assertEquals(ExitCodes.USAGE, keys.exitCode(), keys.stderr());
+    assertTrue(keys.stderr().startsWith("prune-join: error: --keys ',': COLUMN 1 of 2 is empty; "), keys.stderr());
+    Result joinKeys = inProcess(new PruneJoinJob(), "--location", "/f", "--input", "/i", "--keys", "a, b", "--join-with",
+        "/j", "--join-keys", "a,,b", "--output", "/o");
+    assertEquals(ExitCodes.USAGE, joinKeys.exitCode(), joinKeys.stderr());
+    assertTrue(joinKeys.stderr().startsWith("prune-join: error: --join-keys 'a,,b': COLUMN 2 of 3 is empty; "),
+        joinKeys.stderr());
+
+    Result tool = inProcess(new CuckooCli(), "build", "/f", "--input", "/d", "--keys", ",");
+    assertEquals(ExitCodes.USAGE, tool.exitCode(), tool.stderr());
+    assertTrue(tool.stderr().startsWith("cuckoo build: error: --keys ',': COLUMN 1 of 2 is empty; "), tool.stderr());
+    assertTrue(tool.stderr().endsWith("Try 'cuckoo build --help' for the options.\n"), tool.stderr());
+
+    Result help = inProcess(new BuildFilterJob(), "--keys", ",", "--help");
+    assertEquals(ExitCodes.OK, help.exitCode(), help.stderr());
+  }
+
+  /** Every option that splits its value is one {@link CommaSeparatedLists} strips and checks. */
+  @Test
+  void everyListOptionIsStrippedAndChecked() {
+    List<CommandLine> commands = new ArrayList<>();
+    for (Object job : List.of(new BuildFilterJob(), new UpdateFilterJob(), new PruneJoinJob())) {
+      commands.add(new CommandLine(job));
+    }
+    commands.addAll(new CommandLine(new CuckooCli()).getSubcommands().values());
+    List<String> lists = new ArrayList<>();
+    for (CommandLine command : commands) {
+      for (OptionSpec option : command.getCommandSpec().options()) {
+        if (!option.splitRegex().isEmpty()) {
+          String name = command.getCommandSpec().qualifiedName() + " " + option.longestName();
+          assertTrue(CommaSeparatedLists.applies(option), name + " splits on '" + option.splitRegex() + "'");
+          lists.add(name);
+        }
+      }
+    }
+    assertEquals(List.of("build-filter --keys", "prune-join --keys", "prune-join --join-keys", "cuckoo build --keys"),
+        lists);
   }
 }
