@@ -25,9 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.hadoop.fs.EtagSource;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Alias;
@@ -72,7 +70,7 @@ import scala.collection.JavaConverters;
  * projections (the relation and how it reads its files: format, schemas, options, the session time zone if it
  * reads timestamps, the date and time parser and calendar settings if it reads dates or timestamps; every filter
  * condition; the positions of the key columns in the relation) and of the path,
- * length, modification time and, where the file system has one, identity (HDFS inode, ETag) of every file of
+ * length, modification time and, where the file system has one, identity (HDFS inode, S3A ETag, local inode and change time: {@link FileIdentities}) of every file of
  * that (file-based) relation. The rule uses the filter only if
  * the table's current fingerprint is the same; otherwise (files added, removed or rewritten, a view redefined
  * over the same files), or for a version without a fingerprint, the filter is stale and
@@ -571,9 +569,12 @@ public final class StoredFilterIndex {
     HadoopFsRelation relation = relation(plan).get();
     PartitioningAwareFileIndex index = PartitionedCatalogTables.files(relation);
     index.refresh(); // see files added or replaced since the relation was cached
+    List<FileStatus> statuses = list(index.allFiles());
+    FileIdentities identities = FileIdentities.of(list(index.rootPaths()), statuses,
+        relation.sparkSession().sessionState().newHadoopConfWithOptions(relation.options()));
     List<String> files = new ArrayList<>();
-    for (FileStatus f : list(index.allFiles())) {
-      files.add(f.getPath() + "\t" + f.getLen() + "\t" + f.getModificationTime() + identity(f));
+    for (FileStatus f : statuses) {
+      files.add(f.getPath() + "\t" + f.getLen() + "\t" + f.getModificationTime() + identities.of(f));
     }
     java.util.Collections.sort(files);
     try {
@@ -591,17 +592,6 @@ public final class StoredFilterIndex {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
-  }
-
-  /**
-   * What tells a file from another written under its name with the same length and modification time (a copy
-   * that keeps times, such as distcp -pt), where its listing says: HDFS's inode number, an object store's ETag.
-   */
-  private static String identity(FileStatus file) {
-    if (file instanceof HdfsFileStatus hdfs) {
-      return "\tid " + hdfs.getFileId();
-    }
-    return file instanceof EtagSource etag && etag.getEtag() != null ? "\tetag " + etag.getEtag() : "";
   }
 
   /**

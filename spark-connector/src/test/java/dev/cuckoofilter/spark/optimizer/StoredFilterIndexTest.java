@@ -441,6 +441,38 @@ class StoredFilterIndexTest {
     }
   }
 
+  /**
+   * A local file replaced under its name by one of the same length, its modification time set back (as a copy
+   * keeping times does), is a change: its change time and inode differ. Until 2026-11-29 the filter was used and the
+   * join returned 0 of 2 rows.
+   */
+  @Test
+  void aLocalFileReplacedUnderTheSameNameSizeAndTimeMakesTheFilterStale() throws Exception {
+    Path csv = dir.resolve("dim_replaced");
+    java.nio.file.Files.createDirectories(csv);
+    Path file = csv.resolve("a.csv");
+    java.nio.file.Files.writeString(file, "5,a\n10,b\n");
+    spark.read().schema("k LONG, name STRING").csv(csv.toString()).createOrReplaceTempView("dim_replaced");
+    String query = "SELECT f.k, f.v FROM fact f JOIN dim_replaced d ON f.k = d.k";
+    StoredFilterIndex.storeIndex(spark, "dim_replaced", List.of("k"),
+        dir.resolve("filters/dim_replaced").toUri().toString(), 0.001);
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    try {
+      assertTrue(compareWithRuleOff(query).contains("filters/dim_replaced"), "used while current");
+      java.nio.file.attribute.FileTime modified = java.nio.file.Files.getLastModifiedTime(file);
+      Path replacement = csv.resolve(".a.csv.new");
+      java.nio.file.Files.writeString(replacement, "6,a\n11,b\n");
+      java.nio.file.Files.move(replacement, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      java.nio.file.Files.setLastModifiedTime(file, modified);
+      assertEquals(4, withRuleOff(query).size());
+      String plan = compareWithRuleOff(query);
+      assertFalse(plan.contains("filters/dim_replaced"), plan);
+    } finally {
+      spark.conf().unset(RuntimeFilterConf.FORCE);
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_replaced");
+    }
+  }
+
   @Test
   void datesParsedUnderAnotherTimeParserPolicyDoNotUseTheFilterOfTheOldOnes() throws Exception {
     Path csv = dir.resolve("dim_dates");
