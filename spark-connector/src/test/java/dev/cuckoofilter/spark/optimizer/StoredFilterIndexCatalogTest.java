@@ -1,5 +1,8 @@
 package dev.cuckoofilter.spark.optimizer;
 
+import static dev.cuckoofilter.spark.optimizer.RuleOnOff.plan;
+import static dev.cuckoofilter.spark.optimizer.RuleOnOff.sorted;
+import static dev.cuckoofilter.spark.optimizer.RuleOnOff.withRuleOff;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,23 +38,6 @@ class StoredFilterIndexCatalogTest {
   @AfterAll
   static void stop() {
     spark.stop();
-  }
-
-  static String plan(Dataset<Row> df) {
-    return df.queryExecution().optimizedPlan().toString();
-  }
-
-  static List<Row> sorted(Dataset<Row> df) {
-    return df.orderBy("k", "v").collectAsList();
-  }
-
-  static List<Row> withRuleOff(String sql) {
-    spark.conf().set(RuntimeFilterConf.ENABLED, "false");
-    try {
-      return sorted(spark.sql(sql));
-    } finally {
-      spark.conf().unset(RuntimeFilterConf.ENABLED);
-    }
   }
 
   static void assertServed(String query, String filter) {

@@ -1,5 +1,7 @@
 package dev.cuckoofilter.spark.optimizer;
 
+import static dev.cuckoofilter.spark.optimizer.RuleOnOff.sorted;
+import static dev.cuckoofilter.spark.optimizer.RuleOnOff.withRuleOff;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -88,19 +90,6 @@ class StoredFilterIndexRaceTest {
   static void stop() {
     CommitOpenRaceFileSystem.action = null;
     spark.stop();
-  }
-
-  static List<Row> sorted(Dataset<Row> df) {
-    return df.orderBy("k", "v").collectAsList();
-  }
-
-  static List<Row> withRuleOff(String sql) {
-    spark.conf().set(RuntimeFilterConf.ENABLED, "false");
-    try {
-      return sorted(spark.sql(sql));
-    } finally {
-      spark.conf().unset(RuntimeFilterConf.ENABLED);
-    }
   }
 
   /** A stored index of rdim_active at {@code name}, registered under racefile:, and a writer of it under file:. */
