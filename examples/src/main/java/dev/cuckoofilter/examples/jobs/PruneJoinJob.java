@@ -30,7 +30,9 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.catalog.CatalogTablePartition;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.execution.datasources.CatalogFileIndex;
 import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
 import org.apache.spark.sql.execution.datasources.LogicalRelation;
 import picocli.CommandLine.Command;
@@ -280,22 +282,30 @@ public final class PruneJoinJob extends SparkJob {
     }
     // The location is a directory, not a pattern (its name may hold [ or {): it is compared as it is.
     requireApart(out, "--location", location, List.of(new Path(store.location())), conf);
-    requireApart(out, "--input", input, readPaths(input, dataset.format, big, conf), conf);
-    requireApart(out, "--join-with", joinWith, readPaths(joinWith, joinFormat != null ? joinFormat : dataset.format,
-        small, conf), conf);
+    requireApart(out, "--input", input, readPaths(spark, input, dataset.format, big, conf), conf);
+    requireApart(out, "--join-with", joinWith,
+        readPaths(spark, joinWith, joinFormat != null ? joinFormat : dataset.format, small, conf), conf);
   }
 
   /**
    * The paths a dataset is read from: a path and what its glob matches (Spark reads a path as a glob), or, for a
-   * table or view, the directories of the file relations it reads.
+   * table or view, the directories of the file relations it reads (a partitioned table's and its partitions').
    */
-  private static List<Path> readPaths(String pathOrTable, DatasetOptions.Format format, Dataset<Row> data,
-      Configuration conf) throws IOException {
+  private static List<Path> readPaths(SparkSession spark, String pathOrTable, DatasetOptions.Format format,
+      Dataset<Row> data, Configuration conf) throws IOException {
     List<Path> paths = new ArrayList<>();
     if (format == DatasetOptions.Format.TABLE) {
       for (LogicalPlan leaf : list(data.queryExecution().analyzed().collectLeaves())) {
-        if (leaf instanceof LogicalRelation && ((LogicalRelation) leaf).relation() instanceof HadoopFsRelation) {
-          paths.addAll(list(((HadoopFsRelation) ((LogicalRelation) leaf).relation()).location().rootPaths()));
+        if (leaf instanceof LogicalRelation relation && relation.relation() instanceof HadoopFsRelation files) {
+          paths.addAll(list(files.location().rootPaths()));
+          if (files.location() instanceof CatalogFileIndex) {
+            // A partitioned table whose partitions the catalog tracks reads each from the partition's location,
+            // which ALTER TABLE ... ADD PARTITION ... LOCATION puts anywhere, not only below the table's.
+            for (CatalogTablePartition partition : list(spark.sessionState().catalog()
+                .listPartitions(relation.catalogTable().get().identifier(), scala.Option.empty()))) {
+              paths.add(new Path(partition.location()));
+            }
+          }
         }
       }
       return paths;

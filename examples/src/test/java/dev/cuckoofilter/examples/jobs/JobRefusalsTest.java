@@ -279,6 +279,37 @@ class JobRefusalsTest extends ShopDataJobTest {
   }
 
   /**
+   * A partitioned catalog table reads a partition added with ALTER TABLE ... ADD PARTITION ... LOCATION from that
+   * location, outside the table's directory, which the overlap check did not compare (it compared the table's
+   * location): --output there passed it (exit code 0), and --mode append wrote the join's files into the partition:
+   * the table counted 3,000 rows instead of its 2,000 once refreshed.
+   */
+  @Test
+  void pruneJoinNeverWritesIntoAPartitionOfATableItReads() throws IOException {
+    published("partition-out");
+    Path tableDir = dir.resolve("orders-partitioned");
+    Path elsewhere = dir.resolve("orders-day-7");
+    spark.read().parquet(orders).write().parquet(elsewhere.toString());
+    spark.sql("CREATE TABLE orders_partitioned (order_id BIGINT, customer_id BIGINT, day INT) USING parquet "
+        + "PARTITIONED BY (day) LOCATION '" + tableDir.toUri() + "'");
+    spark.sql("ALTER TABLE orders_partitioned ADD PARTITION (day = 7) LOCATION '" + elsewhere.toUri() + "'");
+    spark.read().parquet(customers).createOrReplaceTempView("customers_for_partition");
+    List<String> partitionFiles = names(elsewhere.toString());
+    try {
+      assertEquals(2000, spark.table("orders_partitioned").count());
+      Result r = inProcess(new PruneJoinJob(), "--location", location("partition-out"), "--format", "table",
+          "--input", "orders_partitioned", "--keys", "customer_id", "--join-with", "customers_for_partition",
+          "--join-keys", "id", "--output", elsewhere.toString(), "--mode", "append");
+      assertRefused("prune-join: error: --output " + elsewhere + " overlaps --input orders_partitioned", r);
+      assertEquals(partitionFiles, names(elsewhere.toString()));
+      spark.catalog().refreshTable("orders_partitioned");
+      assertEquals(2000, spark.table("orders_partitioned").count());
+    } finally {
+      spark.sql("DROP TABLE orders_partitioned");
+    }
+  }
+
+  /**
    * An --output its file system refuses (a local path with a host, which Hadoop's local file system does not take)
    * failed the check that it does not exist yet with "Wrong FS", exit code 1 and a stack trace.
    */
