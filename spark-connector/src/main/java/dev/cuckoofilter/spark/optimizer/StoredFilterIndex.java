@@ -70,8 +70,9 @@ import scala.collection.JavaConverters;
  * projections (the relation and how it reads its files: format, schemas, options, the session time zone if it
  * reads timestamps, the date and time parser and calendar settings if it reads dates or timestamps; every filter
  * condition; the positions of the key columns in the relation) and of the path,
- * length, modification time and, where the file system has one, identity (HDFS inode, S3A ETag, local inode and change time: {@link FileIdentities}) of every file of
- * that (file-based) relation. The rule uses the filter only if
+ * length, modification time and, where the file system has one, identity (HDFS inode, S3A ETag, local inode and
+ * change time: {@link FileIdentities}) of every file of that (file-based) relation, with the values of the partition
+ * it belongs to. The rule uses the filter only if
  * the table's current fingerprint is the same; otherwise (files added, removed or rewritten, a view redefined
  * over the same files), or for a version without a fingerprint, the filter is stale and
  * the rule falls back to building a fresh one for the query. Keep the stored filter current with
@@ -553,7 +554,7 @@ public final class StoredFilterIndex {
    * projections ({@link Base}, canonical, with the filter's conditions in sorted order so that their order in the
    * view does not matter), how its relation reads its files (format, schemas, options), the positions of the key
    * columns in it, and the path, length, modification time and identity of every file of its relation, in path
-   * order.
+   * order, and of a partitioned relation each partition's values with its files' paths ({@link #partitionValues}).
    */
   static String fingerprint(LogicalPlan plan, List<String> keyColumns) {
     Base base = Base.of(plan, new ArrayList<>(keyAttributes(plan, keyColumns)));
@@ -577,6 +578,7 @@ public final class StoredFilterIndex {
       files.add(f.getPath() + "\t" + f.getLen() + "\t" + f.getModificationTime() + identities.of(f));
     }
     java.util.Collections.sort(files);
+    List<String> partitions = partitionValues(index);
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
       java.util.function.Consumer<String> line = text -> {
@@ -588,10 +590,39 @@ public final class StoredFilterIndex {
       conditions.forEach(line);
       line.accept(java.util.Arrays.toString(base.keyOrdinals()));
       files.forEach(line);
+      partitions.forEach(line);
       return HexFormat.of().formatHex(sha.digest());
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * For each partition of a partitioned relation that has files, its values and its files' paths, sorted; nothing for
+   * a relation without partitions. A partition's rows hold the values the index gives the partition, which for a
+   * catalog table are the catalog's, not its directory's name: renaming a partition of an external table ({@code ALTER
+   * TABLE ... PARTITION ... RENAME TO PARTITION}) or adding one at another's former location changes rows and no file.
+   */
+  private static List<String> partitionValues(PartitioningAwareFileIndex index) {
+    org.apache.spark.sql.types.StructType schema = index.partitionSchema();
+    if (schema.isEmpty()) {
+      return List.of();
+    }
+    List<String> partitions = new ArrayList<>();
+    for (org.apache.spark.sql.execution.datasources.PartitionDirectory p : list(
+        index.listFiles(scala.collection.immutable.List.<Expression>empty(),
+            scala.collection.immutable.List.<Expression>empty()))) {
+      List<String> paths = new ArrayList<>();
+      for (org.apache.spark.sql.execution.datasources.FileStatusWithMetadata f : list(p.files())) {
+        paths.add(f.getPath().toString());
+      }
+      if (!paths.isEmpty()) {
+        java.util.Collections.sort(paths);
+        partitions.add("partition " + p.values().toSeq(schema) + "\t" + String.join("\t", paths));
+      }
+    }
+    java.util.Collections.sort(partitions);
+    return partitions;
   }
 
   /**
