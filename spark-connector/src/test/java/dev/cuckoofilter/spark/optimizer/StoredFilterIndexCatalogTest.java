@@ -172,6 +172,49 @@ class StoredFilterIndexCatalogTest {
     }
   }
 
+  /**
+   * A partitioned fact table joined on its partition column (where Spark's dynamic partition pruning applies too)
+   * and on a data column too, under adaptive execution, without statistics and then with ANALYZE statistics and the
+   * cost-based optimizer (the rule then sizes the sides from their row counts): the fact side is pruned, and the joins
+   * return the rule-off joins' rows.
+   */
+  @Test
+  void aPartitionedFactTableUnderAdaptiveExecutionWithAndWithoutStatistics() {
+    spark.range(0, 40_000).selectExpr("id % 20000 AS k", "id AS v", "CAST(id % 40 AS INT) AS day")
+        .write().partitionBy("day").saveAsTable("fact_aqe");
+    spark.range(0, 4000).selectExpr("id * 5 AS k", "concat('d', id) AS name", "CAST(id % 40 AS INT) AS day",
+        "id % 7 AS g").write().saveAsTable("dim_aqe");
+    List<String> queries = List.of(
+        "SELECT f.k, f.v, d.name FROM fact_aqe f JOIN dim_aqe d ON f.day = d.day WHERE d.g = 1 AND d.k < 300",
+        "SELECT f.k, f.v, d.name FROM fact_aqe f JOIN dim_aqe d ON f.day = d.day AND f.k = d.k WHERE d.g = 1");
+    spark.conf().set("spark.sql.adaptive.enabled", "true");
+    spark.conf().set("spark.sql.optimizer.dynamicPartitionPruning.reuseBroadcastOnly", "false");
+    try {
+      for (boolean analyzed : new boolean[] {false, true}) {
+        if (analyzed) {
+          spark.sql("ANALYZE TABLE fact_aqe COMPUTE STATISTICS FOR ALL COLUMNS");
+          spark.sql("ANALYZE TABLE dim_aqe COMPUTE STATISTICS FOR ALL COLUMNS");
+          spark.conf().set("spark.sql.cbo.enabled", "true");
+        }
+        for (String query : queries) {
+          Dataset<Row> df = spark.sql(query);
+          Join join = StoredFilterIndexTest.firstJoin(df);
+          assertTrue(join.left().treeString().contains("cuckoo_filter(cuckoo_key"), "the fact side is pruned: "
+              + plan(df));
+          assertTrue(df.queryExecution().executedPlan().toString().contains("dynamicpruning"),
+              "dynamic partition pruning applies too: " + df.queryExecution().executedPlan());
+          List<Row> expected = withRuleOff(query);
+          assertFalse(expected.isEmpty());
+          assertEquals(expected, sorted(df), (analyzed ? "with" : "without") + " statistics: " + query);
+        }
+      }
+    } finally {
+      spark.conf().set("spark.sql.adaptive.enabled", "false"); // the session's setting (unset would turn it on)
+      spark.conf().unset("spark.sql.optimizer.dynamicPartitionPruning.reuseBroadcastOnly");
+      spark.conf().unset("spark.sql.cbo.enabled");
+    }
+  }
+
   @Test
   void aTableWithoutPartitions() throws Exception {
     spark.range(0, 5000).selectExpr("id * 5 AS k", "concat('d', id) AS name", "CAST(id % 10 AS INT) AS segment")
