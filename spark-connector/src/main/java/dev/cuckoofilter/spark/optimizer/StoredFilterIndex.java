@@ -238,8 +238,53 @@ public final class StoredFilterIndex {
     }
     List<Attribute> keys = keyAttributes(plan, keyColumns);
     if (keys == null || Base.of(plan, new ArrayList<>(keys)) == null) {
+      for (Attribute k : keys == null ? List.<Attribute>of() : keys) {
+        String padded = readSidePadded(plan, k);
+        if (padded != null) {
+          return k.name() + " is a " + padded + " column, which Spark pads to its length as it reads it "
+              + "(spark.sql.readSideCharPadding), so its keys are not the files' values; index a VARCHAR or STRING "
+              + "column, or store and query the filter with spark.sql.readSideCharPadding=false";
+        }
+      }
       return "its key columns must be columns of the table's files, passed through unchanged (not computed, "
           + "missing or ambiguous)";
+    }
+    return null;
+  }
+
+  /**
+   * The type ({@code CHAR(5)}) of the CHAR column that {@code key} is, read through Spark's read-side padding (a
+   * projection {@code readSidePadding(c, 5) AS c}, through renames), or null.
+   */
+  private static String readSidePadded(LogicalPlan plan, Attribute key) {
+    ExprId id = key.exprId();
+    for (int depth = 0; depth < 64; depth++) {
+      ExprId current = id;
+      Optional<Alias> alias = list(plan.collect(new scala.runtime.AbstractPartialFunction<LogicalPlan, List<Alias>>() {
+        @Override
+        public boolean isDefinedAt(LogicalPlan node) {
+          return node instanceof Project;
+        }
+
+        @Override
+        public List<Alias> apply(LogicalPlan node) {
+          return list(((Project) node).projectList()).stream()
+              .filter(e -> e instanceof Alias && e.exprId().equals(current)).map(e -> (Alias) e).toList();
+        }
+      })).stream().flatMap(List::stream).findFirst();
+      if (alias.isEmpty()) {
+        return null;
+      }
+      Expression child = alias.get().child();
+      if (child instanceof Attribute a) {
+        id = a.exprId();
+      } else if (child instanceof org.apache.spark.sql.catalyst.expressions.objects.StaticInvoke invoke
+          && invoke.functionName().equals("readSidePadding") && invoke.arguments().size() == 2
+          && invoke.arguments().apply(1) instanceof org.apache.spark.sql.catalyst.expressions.Literal length) {
+        return "CHAR(" + length.value() + ")";
+      } else {
+        return null;
+      }
     }
     return null;
   }

@@ -215,6 +215,36 @@ class StoredFilterIndexCatalogTest {
     }
   }
 
+  /**
+   * Spark pads a CHAR(n) column of a catalog table to its length as it reads it (spark.sql.readSideCharPadding, on by
+   * default), a computed column to the fingerprint: storeIndex refused a CHAR key column as "not computed, missing or
+   * ambiguous", though the table names it plainly. The refusal now says it is the padding, and how to index it.
+   */
+  @Test
+  void aCharKeyColumnIsRefusedNamingItsPadding() throws Exception {
+    spark.sql("CREATE TABLE dim_char (c CHAR(5), name STRING, segment INT) USING parquet PARTITIONED BY (segment)");
+    spark.sql("INSERT INTO dim_char SELECT concat('c', id), concat('d', id), CAST(id % 3 AS INT) FROM range(0, 300)");
+    String location = dir.resolve("filters/dim_char").toUri().toString();
+    IllegalArgumentException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> StoredFilterIndex.storeIndex(spark, "dim_char", List.of("c"), location, 0.001));
+    assertTrue(refused.getMessage().contains("c is a CHAR(5) column, which Spark pads to its length as it reads it "
+        + "(spark.sql.readSideCharPadding)"), refused.getMessage());
+    // Read without the padding, the column is the files' values: indexed, and never used where the query pads it.
+    spark.range(0, 20_000).selectExpr("concat('c', id % 500) AS c", "id AS v").write().saveAsTable("fact_char");
+    String query = "SELECT f.c AS k, f.v, d.name FROM fact_char f JOIN dim_char d ON f.c = d.c";
+    spark.conf().set("spark.sql.readSideCharPadding", "false");
+    try {
+      StoredFilterIndex.storeIndex(spark, "dim_char", List.of("c"), location, 0.001);
+      assertServed(query, "filters/dim_char version 1");
+      spark.conf().unset("spark.sql.readSideCharPadding");
+      spark.catalog().refreshTable("dim_char"); // the session's cached relation of the table is the unpadded one
+      assertStale(query, "filters/dim_char");
+    } finally {
+      spark.conf().unset("spark.sql.readSideCharPadding");
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_char");
+    }
+  }
+
   @Test
   void aTableWithoutPartitions() throws Exception {
     spark.range(0, 5000).selectExpr("id * 5 AS k", "concat('d', id) AS name", "CAST(id % 10 AS INT) AS segment")
