@@ -31,6 +31,8 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.catalog.CatalogTablePartition;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.execution.datasources.CatalogFileIndex;
 import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
@@ -206,8 +208,14 @@ public final class PruneJoinJob extends SparkJob {
     }
     // The counters include --join-with rows when Spark copies the predicate to that side of the join
     // (InferFiltersFromConstraints), which it keeps all of: docs/JOBS.md, prune-join.
-    out.println("pruned --input with " + filter + ": the filter was probed with " + filter.rowsIn() + " rows and "
-        + "kept " + filter.rowsOut());
+    if (keysArePartitionColumns(big, bigKeys)) {
+      out.println("pruned --input with " + filter + ": the key columns are partition columns of --input: Spark probed "
+          + "the filter with partition values to choose the partitions to read, not with its rows (" + filter.rowsIn()
+          + " probes, " + filter.rowsOut() + " kept)");
+    } else {
+      out.println("pruned --input with " + filter + ": the filter was probed with " + filter.rowsIn() + " rows and "
+          + "kept " + filter.rowsOut());
+    }
     out.println("wrote the " + joinType + " join to " + output + " (" + outputFormat + ")");
     return ExitCodes.OK;
   }
@@ -222,6 +230,35 @@ public final class PruneJoinJob extends SparkJob {
     } catch (FilterVersionNotFoundException e) {
       throw Locations.damagedIfRecorded(store, e); // a data file missing under its commit record: damaged
     }
+  }
+
+  /**
+   * Whether every key of {@code data} is a partition column of the one file relation it reads (a partitioned table or
+   * a dataset of {@code col=value} directories): Spark then prunes its partitions with the filter's probe, evaluated
+   * with each partition's values, and no row is probed.
+   */
+  private static boolean keysArePartitionColumns(Dataset<Row> data, List<String> keys) {
+    List<LogicalRelation> relations = new ArrayList<>();
+    for (LogicalPlan leaf : list(data.queryExecution().analyzed().collectLeaves())) {
+      if (leaf instanceof LogicalRelation relation && relation.relation() instanceof HadoopFsRelation) {
+        relations.add(relation);
+      }
+    }
+    if (relations.size() != 1) {
+      return false;
+    }
+    LogicalRelation relation = relations.get(0);
+    int partitionColumns = ((HadoopFsRelation) relation.relation()).partitionSchema().size();
+    List<? extends Attribute> output = list(relation.output());
+    List<? extends Attribute> partitions = output.subList(output.size() - partitionColumns, output.size());
+    for (String key : keys) {
+      Expression column = data.col(key).expr();
+      if (!(column instanceof Attribute attribute
+          && partitions.stream().anyMatch(p -> p.exprId().equals(attribute.exprId())))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Equally named keys join with {@code USING} (one copy of each key column), others on equality. */
