@@ -232,6 +232,16 @@ public final class StoredFilterIndex {
     })) {
       return "it calls a user-defined function, whose code its fingerprint cannot see";
     }
+    if (plan.exists(new scala.runtime.AbstractFunction1<LogicalPlan, Object>() {
+      @Override
+      public Object apply(LogicalPlan node) {
+        return node instanceof org.apache.spark.sql.execution.columnar.InMemoryRelation;
+      }
+    })) {
+      return "it reads cached data (CACHE TABLE or Dataset.cache() of it or of what it reads): the cache holds rows as "
+          + "they were when cached, which a fingerprint of its files cannot describe; uncache it (UNCACHE TABLE) to "
+          + "index it";
+    }
     if (relation(plan).isEmpty()) {
       return "it is not a file-based table whose data can be fingerprinted; stored filters can only index "
           + "file-based tables and views over one of them";

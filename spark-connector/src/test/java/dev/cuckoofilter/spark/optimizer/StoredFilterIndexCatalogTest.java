@@ -245,6 +245,34 @@ class StoredFilterIndexCatalogTest {
     }
   }
 
+  /**
+   * A cached table (CACHE TABLE) is read from its cache, a copy of its rows as they were when cached that the
+   * fingerprint of its files cannot describe: storeIndex refused it, and a view over it, as "not a file-based table
+   * whose data can be fingerprinted", of a Parquet table. The refusal now says it is the cache.
+   */
+  @Test
+  void aCachedTableIsRefusedNamingTheCache() throws Exception {
+    spark.range(0, 5000).selectExpr("id * 5 AS k", "concat('d', id) AS name").write().saveAsTable("dim_cached");
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_cached_low AS SELECT * FROM dim_cached WHERE k < 1000");
+    String location = dir.resolve("filters/dim_cached").toUri().toString();
+    spark.sql("CACHE TABLE dim_cached");
+    try {
+      for (String table : List.of("dim_cached", "dim_cached_low")) {
+        IllegalArgumentException refused = org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class, () -> StoredFilterIndex.storeIndex(spark, table, List.of("k"), location,
+                0.001));
+        assertTrue(refused.getMessage().contains("it reads cached data (CACHE TABLE or Dataset.cache"),
+            refused.getMessage());
+      }
+      spark.sql("UNCACHE TABLE dim_cached");
+      StoredFilterIndex.storeIndex(spark, "dim_cached", List.of("k"), location, 0.001);
+      assertServed("SELECT f.k, f.v, d.name FROM fact f JOIN dim_cached d ON f.k = d.k", "filters/dim_cached version 1");
+    } finally {
+      spark.sql("UNCACHE TABLE IF EXISTS dim_cached");
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_cached");
+    }
+  }
+
   @Test
   void aTableWithoutPartitions() throws Exception {
     spark.range(0, 5000).selectExpr("id * 5 AS k", "concat('d', id) AS name", "CAST(id % 10 AS INT) AS segment")
