@@ -1,7 +1,15 @@
 package dev.cuckoofilter.spark.optimizer;
 
+import static dev.cuckoofilter.spark.util.ScalaCollections.list;
+
+import dev.cuckoofilter.spark.expressions.CuckooMightContain;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.spark.sql.catalyst.catalog.CatalogTable;
+import org.apache.spark.sql.catalyst.expressions.And;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.optimizer.InjectRuntimeFilter$;
+import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.execution.datasources.CatalogFileIndex;
 import org.apache.spark.sql.execution.datasources.FileIndex;
@@ -44,7 +52,37 @@ final class PartitionedCatalogTables {
     })) {
       return plan; // nothing to list: no relation without statistics reads through the catalog
     }
-    return transformRelations(PruneFileSourcePartitions$.MODULE$.apply(plan), true);
+    return transformRelations(PruneFileSourcePartitions$.MODULE$.apply(withoutProbes(plan)), true);
+  }
+
+  /**
+   * {@code plan} without its filters' cuckoo filter probes. Partition pruning evaluates a probe of partition columns
+   * on the driver, once per partition: Spark does so for the query, and a copy pruned only to be sized must not do it
+   * again (counting each partition again in the probe's metrics, and loading a filter meant for the executors into
+   * the driver). Without them, the copy's partitions are a superset of the query's.
+   */
+  private static LogicalPlan withoutProbes(LogicalPlan plan) {
+    return plan.transformUp(new AbstractPartialFunction<LogicalPlan, LogicalPlan>() {
+      @Override
+      public boolean isDefinedAt(LogicalPlan node) {
+        return node instanceof Filter f && probes(f.condition());
+      }
+
+      @Override
+      public LogicalPlan apply(LogicalPlan node) {
+        if (!isDefinedAt(node)) {
+          return node;
+        }
+        Filter filter = (Filter) node;
+        List<Expression> kept = new ArrayList<>();
+        for (Expression c : list(InjectRuntimeFilter$.MODULE$.splitConjunctivePredicates(filter.condition()))) {
+          if (!probes(c)) {
+            kept.add(c);
+          }
+        }
+        return kept.isEmpty() ? filter.child() : new Filter(kept.stream().reduce(And::new).get(), filter.child());
+      }
+    });
   }
 
   /**
@@ -79,6 +117,15 @@ final class PartitionedCatalogTables {
             fs.sizeInBytes());
         return new LogicalRelation(new HadoopFsRelation(index, fs.partitionSchema(), fs.dataSchema(), fs.bucketSpec(),
             fs.fileFormat(), fs.options(), fs.sparkSession()), r.output(), r.catalogTable(), r.isStreaming());
+      }
+    });
+  }
+
+  private static boolean probes(Expression condition) {
+    return condition.exists(new scala.runtime.AbstractFunction1<Expression, Object>() {
+      @Override
+      public Object apply(Expression e) {
+        return e instanceof CuckooMightContain;
       }
     });
   }

@@ -143,6 +143,30 @@ class StoredFilterIndexCatalogTest {
   }
 
   /**
+   * Sizing a side runs Spark's partition pruning on a copy of it, without the side's cuckoo filter probes: a probe
+   * of a partition column is evaluated on the driver for each partition when Spark prunes the query's partitions
+   * with it, and sizing evaluated it again each time the rule sized the side (40 more evaluations each, for 40
+   * partitions), loading a filter meant for the executors into the driver.
+   */
+  @Test
+  void sizingASideDoesNotEvaluateItsProbesOfPartitionColumns() {
+    spark.range(0, 20_000).selectExpr("id % 10000 AS k", "id AS v", "CAST(id % 40 AS INT) AS day")
+        .write().partitionBy("day").saveAsTable("fact_probed");
+    dev.cuckoofilter.spark.SparkCuckooFilter days = dev.cuckoofilter.spark.CuckooFilters
+        .builder(spark.range(0, 10).selectExpr("CAST(id AS INT) AS day")).keys("day").fpp(0.001).build();
+    Dataset<Row> pruned = days.prune(spark.table("fact_probed"), "day");
+    org.apache.spark.sql.catalyst.plans.logical.LogicalPlan side = org.apache.spark.sql.catalyst.analysis
+        .EliminateSubqueryAliases$.MODULE$.apply(pruned.queryExecution().analyzed()); // as the rule sees it
+    long before = days.rowsIn();
+    long bytes = CuckooRuntimeFilterRule.estimatedBytes(side);
+    assertEquals(before, days.rowsIn(), "probes evaluated to size the side");
+    assertTrue(bytes > 0 && bytes < Long.MAX_VALUE, "sized from its files: " + bytes);
+    // Spark's own pruning of the query's partitions evaluates it, once per partition.
+    pruned.queryExecution().optimizedPlan();
+    assertEquals(before + 40, days.rowsIn());
+  }
+
+  /**
    * A partition's rows hold the value the catalog gives the partition, not one its files or their path hold: renaming
    * a partition of an external table (ALTER TABLE ... PARTITION ... RENAME TO PARTITION, which leaves its files where
    * they are) changes the rows' partition column and no file. The fingerprint listed files only, so a stored filter of
