@@ -371,36 +371,24 @@ class StoredFilterIndexTest {
   }
 
   @Test
-  void aViewRedefinedToReadTheSameFilesWithOtherOptionsDoesNotUseTheFilterOfItsOldDefinition() throws Exception {
+  void aViewRedefinedToReadTheSameFilesWithOtherOptionsDoesNotUseTheFilterOfItsOldDefinition() throws Throwable {
     Path csv = dir.resolve("dim_csv");
     java.nio.file.Files.createDirectories(csv);
     java.nio.file.Files.writeString(csv.resolve("a.csv"), "5,a\n10,b\n15,c\n");
     java.nio.file.Files.writeString(csv.resolve("b.csv"), "20,d\n25,e\n");
-    String location = dir.resolve("filters/dim_csv").toUri().toString();
     String query = "SELECT f.k, f.v FROM fact f JOIN dim_csv d ON f.k = d.k";
     // Read as files with a header line: keys 5 and 20 are taken for headers, the filter holds 10, 15 and 25.
     spark.read().schema("k LONG, name STRING").option("header", "true").csv(csv.toString())
         .createOrReplaceTempView("dim_csv");
-    StoredFilterIndex.storeIndex(spark, "dim_csv", List.of("k"), location, 0.001);
-    spark.conf().set(RuntimeFilterConf.FORCE, "true");
-    try {
-      assertTrue(compareWithRuleOff(query).contains("filters/dim_csv"), "used while current");
-      // The same files, read without a header: rows with keys 5 and 20 join too, which the filter lacks (it was used
-      // and returned 6 of 10 rows).
-      spark.read().schema("k LONG, name STRING").option("header", "false").csv(csv.toString())
-          .createOrReplaceTempView("dim_csv");
-      assertEquals(10, withRuleOff(query).size());
-      String plan = compareWithRuleOff(query);
-      assertFalse(plan.contains("filters/dim_csv"), plan);
-      assertTrue(plan.contains("cuckoo_filter(cuckoo_key"), "a filter is built instead: " + plan);
-    } finally {
-      spark.conf().unset(RuntimeFilterConf.FORCE);
-      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_csv");
-    }
+    // The same files, read without a header: rows with keys 5 and 20 join too, which the filter lacks (it was used
+    // and returned 6 of 10 rows).
+    String plan = assertStaleAfter("dim_csv", "k", query, 10, () -> spark.read().schema("k LONG, name STRING")
+        .option("header", "false").csv(csv.toString()).createOrReplaceTempView("dim_csv"));
+    assertTrue(plan.contains("cuckoo_filter(cuckoo_key"), "a filter is built instead: " + plan);
   }
 
   @Test
-  void timestampsReadInAnotherSessionTimeZoneDoNotUseTheFilterOfTheOldOnes() throws Exception {
+  void timestampsReadInAnotherSessionTimeZoneDoNotUseTheFilterOfTheOldOnes() throws Throwable {
     Path csv = dir.resolve("dim_ts");
     java.nio.file.Files.createDirectories(csv);
     java.nio.file.Files.writeString(csv.resolve("a.csv"), "2024-01-01 00:00:00,a\n2024-01-01 05:00:00,b\n");
@@ -410,57 +398,40 @@ class StoredFilterIndexTest {
     spark.read().parquet(dir.resolve("fact_ts").toString()).createOrReplaceTempView("fact_ts");
     spark.read().schema("t TIMESTAMP, name STRING").csv(csv.toString()).createOrReplaceTempView("dim_ts");
     String query = "SELECT f.t AS k, f.v FROM fact_ts f JOIN dim_ts d ON f.t = d.t";
-    StoredFilterIndex.storeIndex(spark, "dim_ts", List.of("t"), dir.resolve("filters/dim_ts").toUri().toString(), 0.001);
-    spark.conf().set(RuntimeFilterConf.FORCE, "true");
     try {
-      assertTrue(compareWithRuleOff(query).contains("filters/dim_ts"), "used while current");
       // The CSV's times without an offset are read in the session time zone: in another one (another application's)
       // they are other instants, which the filter lacks (it was used and returned 0 of 2 rows).
-      spark.conf().set("spark.sql.session.timeZone", "America/Los_Angeles");
-      assertEquals(2, withRuleOff(query).size());
-      String plan = compareWithRuleOff(query);
-      assertFalse(plan.contains("filters/dim_ts"), plan);
+      assertStaleAfter("dim_ts", "t", query, 2,
+          () -> spark.conf().set("spark.sql.session.timeZone", "America/Los_Angeles"));
     } finally {
       spark.conf().set("spark.sql.session.timeZone", "UTC");
-      spark.conf().unset(RuntimeFilterConf.FORCE);
-      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_ts");
     }
   }
 
   /**
    * A local file replaced under its name by one of the same length, its modification time set back (as a copy
    * keeping times does), is a change: its change time and inode differ. Until 2026-11-29 the filter was used and the
-   * join returned 0 of 2 rows.
+   * join returned 0 of 4 rows.
    */
   @Test
-  void aLocalFileReplacedUnderTheSameNameSizeAndTimeMakesTheFilterStale() throws Exception {
+  void aLocalFileReplacedUnderTheSameNameSizeAndTimeMakesTheFilterStale() throws Throwable {
     Path csv = dir.resolve("dim_replaced");
     java.nio.file.Files.createDirectories(csv);
     Path file = csv.resolve("a.csv");
     java.nio.file.Files.writeString(file, "5,a\n10,b\n");
     spark.read().schema("k LONG, name STRING").csv(csv.toString()).createOrReplaceTempView("dim_replaced");
     String query = "SELECT f.k, f.v FROM fact f JOIN dim_replaced d ON f.k = d.k";
-    StoredFilterIndex.storeIndex(spark, "dim_replaced", List.of("k"),
-        dir.resolve("filters/dim_replaced").toUri().toString(), 0.001);
-    spark.conf().set(RuntimeFilterConf.FORCE, "true");
-    try {
-      assertTrue(compareWithRuleOff(query).contains("filters/dim_replaced"), "used while current");
+    assertStaleAfter("dim_replaced", "k", query, 4, () -> {
       java.nio.file.attribute.FileTime modified = java.nio.file.Files.getLastModifiedTime(file);
       Path replacement = csv.resolve(".a.csv.new");
       java.nio.file.Files.writeString(replacement, "6,a\n11,b\n");
       java.nio.file.Files.move(replacement, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       java.nio.file.Files.setLastModifiedTime(file, modified);
-      assertEquals(4, withRuleOff(query).size());
-      String plan = compareWithRuleOff(query);
-      assertFalse(plan.contains("filters/dim_replaced"), plan);
-    } finally {
-      spark.conf().unset(RuntimeFilterConf.FORCE);
-      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_replaced");
-    }
+    });
   }
 
   @Test
-  void datesParsedUnderAnotherTimeParserPolicyDoNotUseTheFilterOfTheOldOnes() throws Exception {
+  void datesParsedUnderAnotherTimeParserPolicyDoNotUseTheFilterOfTheOldOnes() throws Throwable {
     Path csv = dir.resolve("dim_dates");
     java.nio.file.Files.createDirectories(csv);
     // The second date has one-digit fields: the legacy parser reads it, the default (Java time) parser does not.
@@ -473,22 +444,35 @@ class StoredFilterIndexTest {
     String query = "SELECT f.d, f.v AS k, f.v FROM fact_dates f JOIN dim_dates d ON f.d = d.d";
     String policy = "spark.sql.legacy.timeParserPolicy";
     spark.conf().set(policy, "CORRECTED");
-    spark.conf().set(RuntimeFilterConf.FORCE, "true");
     try {
-      StoredFilterIndex.storeIndex(spark, "dim_dates", List.of("d"), dir.resolve("filters/dim_dates").toUri().toString(),
-          0.001);
       assertEquals(1, withRuleOff(query).size());
-      assertTrue(compareWithRuleOff(query).contains("filters/dim_dates"), "used while current");
       // Another application reading the CSV with the legacy parser holds a date the filter lacks (it was used and
       // returned 1 of 2 rows).
-      spark.conf().set(policy, "LEGACY");
-      assertEquals(2, withRuleOff(query).size());
-      String plan = compareWithRuleOff(query);
-      assertFalse(plan.contains("filters/dim_dates"), plan);
+      assertStaleAfter("dim_dates", "d", query, 2, () -> spark.conf().set(policy, "LEGACY"));
     } finally {
       spark.conf().unset(policy);
+    }
+  }
+
+  /**
+   * Stores a filter of {@code table}'s {@code key} column and checks that {@code query} (forced to prune) uses it;
+   * then makes {@code change} and checks that the filter is no longer used and that {@code query} returns its
+   * {@code rows} rows, as with the rule off. Returns the query's plan after the change.
+   */
+  static String assertStaleAfter(String table, String key, String query, int rows,
+      org.junit.jupiter.api.function.Executable change) throws Throwable {
+    StoredFilterIndex.storeIndex(spark, table, List.of(key), dir.resolve("filters/" + table).toUri().toString(), 0.001);
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    try {
+      assertTrue(compareWithRuleOff(query).contains("filters/" + table), "used while current");
+      change.execute();
+      assertEquals(rows, withRuleOff(query).size());
+      String plan = compareWithRuleOff(query);
+      assertFalse(plan.contains("filters/" + table), "a stale filter is not used: " + plan);
+      return plan;
+    } finally {
       spark.conf().unset(RuntimeFilterConf.FORCE);
-      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_dates");
+      spark.conf().unset(StoredFilterIndex.PREFIX + table);
     }
   }
 
