@@ -31,6 +31,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Cast;
+import org.apache.spark.sql.catalyst.expressions.Cast$;
 import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.IsNotNull;
@@ -641,7 +642,7 @@ public final class StoredFilterIndex {
         sha.update((byte) '\n');
       };
       line.accept(canonical.toString());
-      line.accept(howFilesAreRead(relation));
+      line.accept(howFilesAreRead(relation, base.plan()));
       conditions.forEach(line);
       line.accept(java.util.Arrays.toString(base.keyOrdinals()));
       files.forEach(line);
@@ -695,21 +696,59 @@ public final class StoredFilterIndex {
    * options (a CSV view redefined with {@code header=false} over the same files reads their first lines as rows too),
    * the session time zone if it reads timestamps (CSV or JSON times without an offset, and timestamp partition
    * values, are read in it: in another zone they are other instants), and the settings of how dates and times are
-   * parsed and read if it reads either ({@link #DATETIME_READ_SETTINGS}).
+   * parsed and read if it reads either or {@code plan} (the relation with its conditions, {@link Base}) computes with
+   * them ({@link #DATETIME_READ_SETTINGS}, {@link #computesDatetimes}).
    */
-  private static String howFilesAreRead(HadoopFsRelation relation) {
+  private static String howFilesAreRead(HadoopFsRelation relation, LogicalPlan plan) {
     java.util.TreeMap<String, String> options = new java.util.TreeMap<>();
     JavaConverters.mapAsJavaMapConverter(relation.options()).asJava()
         .forEach((k, v) -> options.put(k.toLowerCase(Locale.ROOT), v)); // options are case-insensitive
-    String timeZone = reads(relation, TimestampType.class) ? SQLConf.get().sessionLocalTimeZone() : "";
+    boolean readsTimestamps = reads(relation, TimestampType.class);
+    String timeZone = readsTimestamps ? SQLConf.get().sessionLocalTimeZone() : "";
     String datetimes = "";
-    if (reads(relation, TimestampType.class) || reads(relation, DateType.class)) {
+    if (readsTimestamps || reads(relation, DateType.class) || computesDatetimes(plan)) {
       datetimes = DATETIME_READ_SETTINGS.stream().map(k -> k + "=" + SQLConf.get().getConfString(k))
           .collect(java.util.stream.Collectors.joining(","));
     }
     return relation.fileFormat().getClass().getName() + "\t" + relation.dataSchema().json() + "\t"
         + relation.partitionSchema().json() + "\t" + relation.bucketSpec() + "\t" + options + "\t" + timeZone
         + (datetimes.isEmpty() ? "" : "\t" + datetimes);
+  }
+
+  /**
+   * Whether an expression of {@code plan} computes with dates or times: its value or an input of it is one, or it
+   * computes in a time zone ({@code unix_timestamp(s, 'dd/MM/yyyy')}, a long from a string; casts that need no zone
+   * do not count). How such a value is parsed from a string depends on the time parser policy, which the plan's text
+   * does not show: {@code to_date(s, 'dd/MM/yyyy')} is null for {@code 6/1/2024} to the default parser and a date to
+   * the legacy one, so a view's condition on it selects other rows under the other policy, though the relation reads
+   * strings only.
+   */
+  private static boolean computesDatetimes(LogicalPlan plan) {
+    return anyExpression(plan, e -> e instanceof org.apache.spark.sql.catalyst.expressions.TimeZoneAwareExpression
+        && !(e instanceof Cast c && !Cast$.MODULE$.needsTimeZone(c.child().dataType(), c.dataType()))
+        || e.dataType().existsRecursively(new scala.runtime.AbstractFunction1<DataType, Object>() {
+          @Override
+          public Object apply(DataType t) {
+            return t instanceof DateType || t instanceof TimestampType
+                || t instanceof org.apache.spark.sql.types.TimestampNTZType;
+          }
+        }));
+  }
+
+  /** Whether an expression of a node of {@code plan}, or one inside it, satisfies {@code test}. */
+  private static boolean anyExpression(LogicalPlan plan, java.util.function.Predicate<Expression> test) {
+    return plan.exists(new scala.runtime.AbstractFunction1<LogicalPlan, Object>() {
+      @Override
+      public Object apply(LogicalPlan node) {
+        return list(node.expressions()).stream().anyMatch(e -> e.exists(
+            new scala.runtime.AbstractFunction1<Expression, Object>() {
+              @Override
+              public Object apply(Expression x) {
+                return test.test(x);
+              }
+            }));
+      }
+    });
   }
 
   /** Whether the relation reads a value of {@code type} (in its files' or its partitions' columns, nested too). */

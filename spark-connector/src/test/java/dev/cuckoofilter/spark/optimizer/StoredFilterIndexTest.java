@@ -455,6 +455,32 @@ class StoredFilterIndexTest {
   }
 
   /**
+   * A view's condition parsing dates from a string column selects other rows under another time parser policy, though
+   * the relation reads no dates. Until 2026-11-29 the filter was used under the other policy and the join returned 2 of
+   * 4 rows.
+   */
+  @Test
+  void aConditionOnDatesParsedFromStringsUnderAnotherTimeParserPolicyDoesNotUseTheFilterOfTheOldRows()
+      throws Throwable {
+    Path csv = dir.resolve("dim_date_strings");
+    java.nio.file.Files.createDirectories(csv);
+    // The second date has one-digit fields: the legacy parser reads it, the default (Java time) parser does not.
+    java.nio.file.Files.writeString(csv.resolve("a.csv"), "5,05/01/2024\n10,6/1/2024\n");
+    spark.read().schema("k LONG, s STRING").csv(csv.toString()).createOrReplaceTempView("dim_date_strings");
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_dated AS SELECT * FROM dim_date_strings "
+        + "WHERE to_date(s, 'dd/MM/yyyy') >= DATE'2024-01-01'");
+    String query = "SELECT f.k, f.v FROM fact f JOIN dim_dated d ON f.k = d.k";
+    String policy = "spark.sql.legacy.timeParserPolicy";
+    spark.conf().set(policy, "CORRECTED");
+    try {
+      assertEquals(2, withRuleOff(query).size());
+      assertStaleAfter("dim_dated", "k", query, 4, () -> spark.conf().set(policy, "LEGACY"));
+    } finally {
+      spark.conf().unset(policy);
+    }
+  }
+
+  /**
    * Stores a filter of {@code table}'s {@code key} column and checks that {@code query} (forced to prune) uses it;
    * then makes {@code change} and checks that the filter is no longer used and that {@code query} returns its
    * {@code rows} rows, as with the rule off. Returns the query's plan after the change.
