@@ -81,7 +81,8 @@ import scala.collection.JavaConverters;
  *
  * <p>Only tables and views whose rows the fingerprint determines can be indexed: repeatable ones (one with
  * a limit, a sample or a non-deterministic expression may return other rows at each read, whose keys a
- * filter of an earlier read need not hold), reading one file-based relation and nothing in a subquery,
+ * filter of an earlier read need not hold), reading one file-based relation and no other data (but local rows,
+ * {@code VALUES}, whose values the fingerprint records) and nothing in a subquery,
  * calling no user-defined function (whose code the fingerprint cannot see), with key columns read from the
  * relation unchanged. Others are refused by {@link #storeIndex} and {@link #updateIndex}, and a
  * registration for one (a view replaced since it was indexed) is ignored.
@@ -247,6 +248,11 @@ public final class StoredFilterIndex {
       return "it is not a file-based table whose data can be fingerprinted; stored filters can only index "
           + "file-based tables and views over one of them";
     }
+    LogicalPlan other = otherData(plan);
+    if (other != null) {
+      return "it reads data other than its file-based table's files (" + other.nodeName() + ": another table, a "
+          + "Dataset of an RDD), whose changes its fingerprint would not see";
+    }
     List<Attribute> keys = keyAttributes(plan, keyColumns);
     if (keys == null || Base.of(plan, new ArrayList<>(keys)) == null) {
       for (Attribute k : keys == null ? List.<Attribute>of() : keys) {
@@ -261,6 +267,27 @@ public final class StoredFilterIndex {
           + "missing or ambiguous)";
     }
     return null;
+  }
+
+  /**
+   * A leaf of {@code plan} that reads data the fingerprint does not describe, or null: anything but its file-based
+   * relation, local rows ({@code VALUES}, fingerprinted by their values), {@code range} and the one-row relation of a
+   * {@code SELECT} without {@code FROM}. A view joining its table with another table (a JDBC or Hive table, a v2
+   * catalog's) or with a Dataset of an RDD reads other rows when that data changes, while its plan's text, and so its
+   * fingerprint, stays the same.
+   */
+  private static LogicalPlan otherData(LogicalPlan plan) {
+    scala.Option<LogicalPlan> found = plan.find(new scala.runtime.AbstractFunction1<LogicalPlan, Object>() {
+      @Override
+      public Object apply(LogicalPlan node) {
+        return node.children().isEmpty()
+            && !(node instanceof LogicalRelation r && r.relation() instanceof HadoopFsRelation)
+            && !(node instanceof org.apache.spark.sql.catalyst.plans.logical.LocalRelation)
+            && !(node instanceof org.apache.spark.sql.catalyst.plans.logical.Range)
+            && !(node instanceof org.apache.spark.sql.catalyst.plans.logical.OneRowRelation);
+      }
+    });
+    return found.isDefined() ? found.get() : null;
   }
 
   /**
@@ -635,6 +662,7 @@ public final class StoredFilterIndex {
     }
     java.util.Collections.sort(files);
     List<String> partitions = partitionValues(index);
+    List<String> localRows = localRows(base.plan());
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
       java.util.function.Consumer<String> line = text -> {
@@ -647,6 +675,7 @@ public final class StoredFilterIndex {
       line.accept(java.util.Arrays.toString(base.keyOrdinals()));
       files.forEach(line);
       partitions.forEach(line);
+      localRows.forEach(line);
       return HexFormat.of().formatHex(sha.digest());
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
@@ -679,6 +708,32 @@ public final class StoredFilterIndex {
     }
     java.util.Collections.sort(partitions);
     return partitions;
+  }
+
+  /**
+   * The rows of each local relation of {@code plan} (a view's {@code VALUES} joined with its table), in plan order,
+   * which the plan's text leaves out: a local relation prints its columns only, so a view redefined to join {@code
+   * VALUES (0), (1), (2)} where it joined {@code VALUES (0), (1)} read other rows under the same text. Each row is
+   * written as its bytes in Spark's binary row format (the same in any JVM); nothing for a plan without one.
+   */
+  private static List<String> localRows(LogicalPlan plan) {
+    List<String> relations = new ArrayList<>();
+    plan.foreach(new scala.runtime.AbstractFunction1<LogicalPlan, scala.runtime.BoxedUnit>() {
+      @Override
+      public scala.runtime.BoxedUnit apply(LogicalPlan node) {
+        if (node instanceof org.apache.spark.sql.catalyst.plans.logical.LocalRelation local) {
+          org.apache.spark.sql.catalyst.expressions.UnsafeProjection toBytes =
+              org.apache.spark.sql.catalyst.expressions.UnsafeProjection$.MODULE$.create(local.schema());
+          StringBuilder rows = new StringBuilder("local rows");
+          for (org.apache.spark.sql.catalyst.InternalRow row : list(local.data())) {
+            rows.append('\t').append(HexFormat.of().formatHex(toBytes.apply(row).getBytes()));
+          }
+          relations.add(rows.toString());
+        }
+        return scala.runtime.BoxedUnit.UNIT;
+      }
+    });
+    return relations;
   }
 
   /**
