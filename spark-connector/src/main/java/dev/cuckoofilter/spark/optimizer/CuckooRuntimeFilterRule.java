@@ -140,12 +140,14 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     }
     LogicalPlan left = join.left();
     LogicalPlan right = join.right();
+    // Each side is sized once for both directions (sizing a partitioned catalog table lists its partitions' files).
+    java.util.Map<LogicalPlan, Long> sizes = new java.util.IdentityHashMap<>();
     LogicalPlan newLeft = prune(JoinPruning.Side.LEFT, joinType, left, leftKeys, right, rightKeys, conf, budget,
         hinted ? SideHint.of(left, leftKeys, forbiddenBy) : SideHint.NONE,
-        JoinShuffles.shufflesSide(join, left, list(keys.get()._2())));
+        JoinShuffles.shufflesSide(join, left, list(keys.get()._2())), sizes);
     LogicalPlan newRight = prune(JoinPruning.Side.RIGHT, joinType, right, rightKeys, left, leftKeys, conf, budget,
         hinted ? SideHint.of(right, rightKeys, forbiddenBy) : SideHint.NONE,
-        JoinShuffles.shufflesSide(join, right, list(keys.get()._3())));
+        JoinShuffles.shufflesSide(join, right, list(keys.get()._3())), sizes);
     if (newLeft == left && newRight == right) {
       return join;
     }
@@ -185,10 +187,11 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
    * one, else a filter built for the query.
    *
    * @param shuffled whether the join shuffles {@code application} ({@link JoinShuffles})
+   * @param sizes    the join's sides' sizes estimated so far ({@link #estimatedBytes}), by side
    */
   private LogicalPlan prune(JoinPruning.Side side, String joinType, LogicalPlan application,
       List<Expression> applicationKeys, LogicalPlan creation, List<Expression> creationKeys, RuntimeFilterConf conf,
-      int[] budget, SideHint hint, boolean shuffled) {
+      int[] budget, SideHint hint, boolean shuffled, java.util.Map<LogicalPlan, Long> sizes) {
     // A query's hint beats the session's settings.
     if (hint.forbiddenBy != null) {
       if (hint.forcedBy != null && hint.direct) {
@@ -202,7 +205,7 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     if (!conf.enabled || budget[0] <= 0 || JoinPruning.refusal(joinType, side) != null
         || !keyTypesSupported(applicationKeys) || !keyTypesSupported(creationKeys)
         || alreadyPruned(application, applicationKeys)
-        || !(conf.force || shuffled && largeEnough(application, creation, conf))) {
+        || !(conf.force || shuffled && largeEnough(application, creation, conf, sizes))) {
       return application;
     }
     if (!JoinPruning.repeatable(creation)) {
@@ -421,9 +424,10 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
   }
 
   /** The side to prune is large enough to be worth it, the other side small enough to build from. */
-  private static boolean largeEnough(LogicalPlan application, LogicalPlan creation, RuntimeFilterConf conf) {
-    long applicationSize = estimatedBytes(application);
-    long creationSize = estimatedBytes(creation);
+  private static boolean largeEnough(LogicalPlan application, LogicalPlan creation, RuntimeFilterConf conf,
+      java.util.Map<LogicalPlan, Long> sizes) {
+    long applicationSize = sizes.computeIfAbsent(application, CuckooRuntimeFilterRule::estimatedBytes);
+    long creationSize = sizes.computeIfAbsent(creation, CuckooRuntimeFilterRule::estimatedBytes);
     return applicationSize >= conf.applicationSideThreshold
         && creationSize <= conf.creationSideThreshold
         && creationSize < applicationSize;

@@ -43,8 +43,8 @@ final class FileIdentities {
       return new FileIdentities(Map.of());
     }
     Map<Path, String> relisted = new HashMap<>();
-    try {
-      for (Path root : roots) {
+    for (Path root : roots) {
+      try {
         FileSystem fs = root.getFileSystem(conf);
         if (!"hdfs".equals(fs.getScheme()) && !fs.hasPathCapability(root, CommonPathCapabilities.ETAGS_AVAILABLE)) {
           continue; // no identity to find there
@@ -54,11 +54,13 @@ final class FileIdentities {
           LocatedFileStatus status = it.next();
           relisted.put(status.getPath(), listed(status));
         }
+      } catch (java.io.FileNotFoundException e) {
+        // A root that does not exist, which Spark's index reads as empty (a partition directory removed, an S3
+        // prefix without objects), or one removed since the index listed it (the file list differs then): its files,
+        // if any, have no identity, and the other roots are listed still.
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot list the table's files at " + root, e);
       }
-    } catch (java.io.FileNotFoundException e) {
-      // A root removed since the index listed it: the file list differs anyway.
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list the table's files at " + roots, e);
     }
     return new FileIdentities(relisted);
   }

@@ -31,6 +31,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Cast;
+import org.apache.spark.sql.catalyst.expressions.Cast$;
 import org.apache.spark.sql.catalyst.expressions.ExprId;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.IsNotNull;
@@ -80,7 +81,8 @@ import scala.collection.JavaConverters;
  *
  * <p>Only tables and views whose rows the fingerprint determines can be indexed: repeatable ones (one with
  * a limit, a sample or a non-deterministic expression may return other rows at each read, whose keys a
- * filter of an earlier read need not hold), reading one file-based relation and nothing in a subquery,
+ * filter of an earlier read need not hold), reading one file-based relation and no other data (but local rows,
+ * {@code VALUES}, whose values the fingerprint records) and nothing in a subquery,
  * calling no user-defined function (whose code the fingerprint cannot see), with key columns read from the
  * relation unchanged. Others are refused by {@link #storeIndex} and {@link #updateIndex}, and a
  * registration for one (a view replaced since it was indexed) is ignored.
@@ -246,6 +248,11 @@ public final class StoredFilterIndex {
       return "it is not a file-based table whose data can be fingerprinted; stored filters can only index "
           + "file-based tables and views over one of them";
     }
+    LogicalPlan other = otherData(plan);
+    if (other != null) {
+      return "it reads data other than its file-based table's files (" + other.nodeName() + ": another table, a "
+          + "Dataset of an RDD), whose changes its fingerprint would not see";
+    }
     List<Attribute> keys = keyAttributes(plan, keyColumns);
     if (keys == null || Base.of(plan, new ArrayList<>(keys)) == null) {
       for (Attribute k : keys == null ? List.<Attribute>of() : keys) {
@@ -260,6 +267,27 @@ public final class StoredFilterIndex {
           + "missing or ambiguous)";
     }
     return null;
+  }
+
+  /**
+   * A leaf of {@code plan} that reads data the fingerprint does not describe, or null: anything but its file-based
+   * relation, local rows ({@code VALUES}, fingerprinted by their values), {@code range} and the one-row relation of a
+   * {@code SELECT} without {@code FROM}. A view joining its table with another table (a JDBC or Hive table, a v2
+   * catalog's) or with a Dataset of an RDD reads other rows when that data changes, while its plan's text, and so its
+   * fingerprint, stays the same.
+   */
+  private static LogicalPlan otherData(LogicalPlan plan) {
+    scala.Option<LogicalPlan> found = plan.find(new scala.runtime.AbstractFunction1<LogicalPlan, Object>() {
+      @Override
+      public Object apply(LogicalPlan node) {
+        return node.children().isEmpty()
+            && !(node instanceof LogicalRelation r && r.relation() instanceof HadoopFsRelation)
+            && !(node instanceof org.apache.spark.sql.catalyst.plans.logical.LocalRelation)
+            && !(node instanceof org.apache.spark.sql.catalyst.plans.logical.Range)
+            && !(node instanceof org.apache.spark.sql.catalyst.plans.logical.OneRowRelation);
+      }
+    });
+    return found.isDefined() ? found.get() : null;
   }
 
   /**
@@ -634,6 +662,7 @@ public final class StoredFilterIndex {
     }
     java.util.Collections.sort(files);
     List<String> partitions = partitionValues(index);
+    List<String> localRows = localRows(base.plan());
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
       java.util.function.Consumer<String> line = text -> {
@@ -641,11 +670,12 @@ public final class StoredFilterIndex {
         sha.update((byte) '\n');
       };
       line.accept(canonical.toString());
-      line.accept(howFilesAreRead(relation));
+      line.accept(howFilesAreRead(relation, base.plan()));
       conditions.forEach(line);
       line.accept(java.util.Arrays.toString(base.keyOrdinals()));
       files.forEach(line);
       partitions.forEach(line);
+      localRows.forEach(line);
       return HexFormat.of().formatHex(sha.digest());
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
@@ -681,6 +711,32 @@ public final class StoredFilterIndex {
   }
 
   /**
+   * The rows of each local relation of {@code plan} (a view's {@code VALUES} joined with its table), in plan order,
+   * which the plan's text leaves out: a local relation prints its columns only, so a view redefined to join {@code
+   * VALUES (0), (1), (2)} where it joined {@code VALUES (0), (1)} read other rows under the same text. Each row is
+   * written as its bytes in Spark's binary row format (the same in any JVM); nothing for a plan without one.
+   */
+  private static List<String> localRows(LogicalPlan plan) {
+    List<String> relations = new ArrayList<>();
+    plan.foreach(new scala.runtime.AbstractFunction1<LogicalPlan, scala.runtime.BoxedUnit>() {
+      @Override
+      public scala.runtime.BoxedUnit apply(LogicalPlan node) {
+        if (node instanceof org.apache.spark.sql.catalyst.plans.logical.LocalRelation local) {
+          org.apache.spark.sql.catalyst.expressions.UnsafeProjection toBytes =
+              org.apache.spark.sql.catalyst.expressions.UnsafeProjection$.MODULE$.create(local.schema());
+          StringBuilder rows = new StringBuilder("local rows");
+          for (org.apache.spark.sql.catalyst.InternalRow row : list(local.data())) {
+            rows.append('\t').append(HexFormat.of().formatHex(toBytes.apply(row).getBytes()));
+          }
+          relations.add(rows.toString());
+        }
+        return scala.runtime.BoxedUnit.UNIT;
+      }
+    });
+    return relations;
+  }
+
+  /**
    * The session settings that decide which dates and times a relation reads from its files: CSV and JSON dates and
    * times are parsed by one parser or another (a date such as 6/1/2024 read with the pattern dd/MM/yyyy is a date
    * to the legacy parser, a malformed value, null, to the default one), and dates and times of Parquet and Avro
@@ -695,21 +751,59 @@ public final class StoredFilterIndex {
    * options (a CSV view redefined with {@code header=false} over the same files reads their first lines as rows too),
    * the session time zone if it reads timestamps (CSV or JSON times without an offset, and timestamp partition
    * values, are read in it: in another zone they are other instants), and the settings of how dates and times are
-   * parsed and read if it reads either ({@link #DATETIME_READ_SETTINGS}).
+   * parsed and read if it reads either or {@code plan} (the relation with its conditions, {@link Base}) computes with
+   * them ({@link #DATETIME_READ_SETTINGS}, {@link #computesDatetimes}).
    */
-  private static String howFilesAreRead(HadoopFsRelation relation) {
+  private static String howFilesAreRead(HadoopFsRelation relation, LogicalPlan plan) {
     java.util.TreeMap<String, String> options = new java.util.TreeMap<>();
     JavaConverters.mapAsJavaMapConverter(relation.options()).asJava()
         .forEach((k, v) -> options.put(k.toLowerCase(Locale.ROOT), v)); // options are case-insensitive
-    String timeZone = reads(relation, TimestampType.class) ? SQLConf.get().sessionLocalTimeZone() : "";
+    boolean readsTimestamps = reads(relation, TimestampType.class);
+    String timeZone = readsTimestamps ? SQLConf.get().sessionLocalTimeZone() : "";
     String datetimes = "";
-    if (reads(relation, TimestampType.class) || reads(relation, DateType.class)) {
+    if (readsTimestamps || reads(relation, DateType.class) || computesDatetimes(plan)) {
       datetimes = DATETIME_READ_SETTINGS.stream().map(k -> k + "=" + SQLConf.get().getConfString(k))
           .collect(java.util.stream.Collectors.joining(","));
     }
     return relation.fileFormat().getClass().getName() + "\t" + relation.dataSchema().json() + "\t"
         + relation.partitionSchema().json() + "\t" + relation.bucketSpec() + "\t" + options + "\t" + timeZone
         + (datetimes.isEmpty() ? "" : "\t" + datetimes);
+  }
+
+  /**
+   * Whether an expression of {@code plan} computes with dates or times: its value or an input of it is one, or it
+   * computes in a time zone ({@code unix_timestamp(s, 'dd/MM/yyyy')}, a long from a string; casts that need no zone
+   * do not count). How such a value is parsed from a string depends on the time parser policy, which the plan's text
+   * does not show: {@code to_date(s, 'dd/MM/yyyy')} is null for {@code 6/1/2024} to the default parser and a date to
+   * the legacy one, so a view's condition on it selects other rows under the other policy, though the relation reads
+   * strings only.
+   */
+  private static boolean computesDatetimes(LogicalPlan plan) {
+    return anyExpression(plan, e -> e instanceof org.apache.spark.sql.catalyst.expressions.TimeZoneAwareExpression
+        && !(e instanceof Cast c && !Cast$.MODULE$.needsTimeZone(c.child().dataType(), c.dataType()))
+        || e.dataType().existsRecursively(new scala.runtime.AbstractFunction1<DataType, Object>() {
+          @Override
+          public Object apply(DataType t) {
+            return t instanceof DateType || t instanceof TimestampType
+                || t instanceof org.apache.spark.sql.types.TimestampNTZType;
+          }
+        }));
+  }
+
+  /** Whether an expression of a node of {@code plan}, or one inside it, satisfies {@code test}. */
+  private static boolean anyExpression(LogicalPlan plan, java.util.function.Predicate<Expression> test) {
+    return plan.exists(new scala.runtime.AbstractFunction1<LogicalPlan, Object>() {
+      @Override
+      public Object apply(LogicalPlan node) {
+        return list(node.expressions()).stream().anyMatch(e -> e.exists(
+            new scala.runtime.AbstractFunction1<Expression, Object>() {
+              @Override
+              public Object apply(Expression x) {
+                return test.test(x);
+              }
+            }));
+      }
+    });
   }
 
   /** Whether the relation reads a value of {@code type} (in its files' or its partitions' columns, nested too). */

@@ -143,6 +143,44 @@ class StoredFilterIndexCatalogTest {
   }
 
   /**
+   * Sizing a partitioned catalog table without statistics lists its selected partitions' files. The rule sized each
+   * side of a join twice, once as the side to prune and once as the side to build from, and so listed those files
+   * twice (counted as files listed or served by Spark's file status cache: 2 x the table's files) while planning the
+   * query; it now sizes each side of a join once.
+   */
+  @Test
+  void sizingAJoinListsEachSidesPartitionsOnce() {
+    spark.range(0, 5000).selectExpr("id * 5 AS k", "concat('o', id) AS name", "CAST(id % 10 AS INT) AS segment")
+        .write().partitionBy("segment").saveAsTable("dim_once");
+    int files = spark.table("dim_once").inputFiles().length;
+    assertTrue(files >= 10, "a file per partition at least: " + files);
+    String query = "SELECT f.k, f.v, d.name FROM dim_once d JOIN fact f ON f.k = d.k";
+    spark.sql(query).queryExecution().optimizedPlan(); // both tables' relations resolved (and cached) once
+    long before = listedFiles();
+    ruleOff(() -> spark.sql(query).queryExecution().optimizedPlan());
+    long off = listedFiles() - before;
+    before = listedFiles();
+    spark.sql(query).queryExecution().optimizedPlan();
+    long on = listedFiles() - before;
+    assertEquals(files, on - off, "the files of dim_once listed to size it (rule on: " + on + ", off: " + off + ")");
+  }
+
+  /** Files listed so far, from the file system or Spark's file status cache. */
+  private static long listedFiles() {
+    return org.apache.spark.metrics.source.HiveCatalogMetrics.METRIC_FILES_DISCOVERED().getCount()
+        + org.apache.spark.metrics.source.HiveCatalogMetrics.METRIC_FILE_CACHE_HITS().getCount();
+  }
+
+  private static void ruleOff(Runnable run) {
+    spark.conf().set(RuntimeFilterConf.ENABLED, "false");
+    try {
+      run.run();
+    } finally {
+      spark.conf().unset(RuntimeFilterConf.ENABLED);
+    }
+  }
+
+  /**
    * Sizing a side runs Spark's partition pruning on a copy of it, without the side's cuckoo filter probes: a probe
    * of a partition column is evaluated on the driver for each partition when Spark prunes the query's partitions
    * with it, and sizing evaluated it again each time the rule sized the side (40 more evaluations each, for 40

@@ -455,6 +455,32 @@ class StoredFilterIndexTest {
   }
 
   /**
+   * A view's condition parsing dates from a string column selects other rows under another time parser policy, though
+   * the relation reads no dates. Until 2026-11-29 the filter was used under the other policy and the join returned 2 of
+   * 4 rows.
+   */
+  @Test
+  void aConditionOnDatesParsedFromStringsUnderAnotherTimeParserPolicyDoesNotUseTheFilterOfTheOldRows()
+      throws Throwable {
+    Path csv = dir.resolve("dim_date_strings");
+    java.nio.file.Files.createDirectories(csv);
+    // The second date has one-digit fields: the legacy parser reads it, the default (Java time) parser does not.
+    java.nio.file.Files.writeString(csv.resolve("a.csv"), "5,05/01/2024\n10,6/1/2024\n");
+    spark.read().schema("k LONG, s STRING").csv(csv.toString()).createOrReplaceTempView("dim_date_strings");
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_dated AS SELECT * FROM dim_date_strings "
+        + "WHERE to_date(s, 'dd/MM/yyyy') >= DATE'2024-01-01'");
+    String query = "SELECT f.k, f.v FROM fact f JOIN dim_dated d ON f.k = d.k";
+    String policy = "spark.sql.legacy.timeParserPolicy";
+    spark.conf().set(policy, "CORRECTED");
+    try {
+      assertEquals(2, withRuleOff(query).size());
+      assertStaleAfter("dim_dated", "k", query, 4, () -> spark.conf().set(policy, "LEGACY"));
+    } finally {
+      spark.conf().unset(policy);
+    }
+  }
+
+  /**
    * Stores a filter of {@code table}'s {@code key} column and checks that {@code query} (forced to prune) uses it;
    * then makes {@code change} and checks that the filter is no longer used and that {@code query} returns its
    * {@code rows} rows, as with the rule off. Returns the query's plan after the change.
@@ -504,6 +530,55 @@ class StoredFilterIndexTest {
       spark.conf().unset(RuntimeFilterConf.FORCE);
       spark.conf().unset(StoredFilterIndex.PREFIX + "dim_joined");
     }
+  }
+
+  /**
+   * A view joining its table with rows of its own (VALUES) reads other rows when those change, which the plan's text
+   * does not show (a local relation prints its columns only). Until 2026-11-29 the filter of the old rows was used and
+   * the join returned 2,004 of 3,000 rows.
+   */
+  @Test
+  void aViewRedefinedToJoinOtherValuesDoesNotUseTheFilterOfTheOldOnes() throws Exception {
+    // The query reads all of the view's columns, and the view rejects null keys as the join does: the view's own join
+    // is then the same in the query as in the view (else the registration does not apply anyway).
+    String view = "CREATE OR REPLACE TEMP VIEW dim_valued AS SELECT d.k, d.segment, d.name FROM dim_all d "
+        + "JOIN (VALUES %s) v(seg) ON d.segment = v.seg WHERE d.k IS NOT NULL";
+    spark.sql(String.format(view, "(0), (1)"));
+    String query = "SELECT f.k, f.v, d.segment, d.name FROM fact f JOIN dim_valued d ON f.k = d.k";
+    StoredFilterIndex.storeIndex(spark, "dim_valued", List.of("k"), dir.resolve("filters/dim_valued").toUri().toString(),
+        0.001);
+    try {
+      // Not forced: a forced rule would prune the view's own join too, and the side would no longer be the view's plan.
+      String current = compareWithRuleOff(query);
+      assertTrue(current.contains("filters/dim_valued"), "used while current: " + current);
+      spark.sql(String.format(view, "(0), (1), (2)"));
+      assertEquals(3000, withRuleOff(query).stream().filter(r -> r.getString(3).compareTo("d5000") < 0
+          || r.getString(3).length() < 5).count(), "the original dimension rows of segments 0 to 2 join");
+      String plan = compareWithRuleOff(query);
+      assertFalse(plan.contains("filters/dim_valued"), "a stale filter is not used: " + plan);
+      // Defined as it was indexed again: current again.
+      spark.sql(String.format(view, "(0), (1)"));
+      assertTrue(compareWithRuleOff(query).contains("filters/dim_valued"), "the indexed definition");
+    } finally {
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_valued");
+    }
+  }
+
+  /**
+   * A view joining its table with other data (here a checkpointed Dataset, read as an RDD; another catalog's or a JDBC
+   * table alike) reads other rows when that data changes, while its plan's text stays the same. Until 2026-11-29 it
+   * was indexed, and once the other data changed (segments 0 to 2 where they were 0 and 1) the stale filter was still
+   * used and the join returned 2,004 of 3,000 rows.
+   */
+  @Test
+  void aViewJoiningDataOtherThanItsFilesIsNotIndexed() {
+    spark.sql("SELECT * FROM VALUES (0), (1) AS v(seg)").localCheckpoint().createOrReplaceTempView("segs");
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_segs AS SELECT d.k, d.segment, d.name FROM dim_all d JOIN segs s "
+        + "ON d.segment = s.seg WHERE d.k IS NOT NULL");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> StoredFilterIndex.storeIndex(spark,
+        "dim_segs", List.of("k"), dir.resolve("filters/dim_segs").toUri().toString(), 0.001));
+    assertTrue(e.getMessage().contains("dim_segs") && e.getMessage().contains(
+        "it reads data other than its file-based table's files (LogicalRDD"), e.getMessage());
   }
 
   @Test
