@@ -762,7 +762,9 @@ public final class StoredFilterIndex {
     String timeZone = readsTimestamps ? SQLConf.get().sessionLocalTimeZone() : "";
     String datetimes = "";
     if (readsTimestamps || reads(relation, DateType.class) || computesDatetimes(plan)) {
-      datetimes = DATETIME_READ_SETTINGS.stream().map(k -> k + "=" + SQLConf.get().getConfString(k))
+      // Their values are case-insensitive names, kept as set: LEGACY and legacy are the same policy.
+      datetimes = DATETIME_READ_SETTINGS.stream()
+          .map(k -> k + "=" + SQLConf.get().getConfString(k).toUpperCase(Locale.ROOT))
           .collect(java.util.stream.Collectors.joining(","));
     }
     return relation.fileFormat().getClass().getName() + "\t" + relation.dataSchema().json() + "\t"

@@ -455,6 +455,37 @@ class StoredFilterIndexTest {
   }
 
   /**
+   * The time parser policy and the rebase modes are case-insensitive names: the same policy set in other letters reads
+   * the same dates, so the filter stays current. Until 2026-11-29 {@code legacy} and {@code LEGACY} were other
+   * fingerprints and the filter was not used.
+   */
+  @Test
+  void theSameTimeParserPolicyInOtherLettersKeepsTheFilterCurrent() throws Exception {
+    Path csv = dir.resolve("dim_policy_case");
+    java.nio.file.Files.createDirectories(csv);
+    java.nio.file.Files.writeString(csv.resolve("a.csv"), "5,05/01/2024\n10,6/1/2024\n");
+    spark.read().schema("k LONG, d DATE").option("dateFormat", "dd/MM/yyyy").csv(csv.toString())
+        .createOrReplaceTempView("dim_policy_case");
+    String query = "SELECT f.k, f.v FROM fact f JOIN dim_policy_case d ON f.k = d.k";
+    String policy = "spark.sql.legacy.timeParserPolicy";
+    spark.conf().set(policy, "LEGACY");
+    StoredFilterIndex.storeIndex(spark, "dim_policy_case", List.of("k"),
+        dir.resolve("filters/dim_policy_case").toUri().toString(), 0.001);
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    try {
+      assertTrue(compareWithRuleOff(query).contains("filters/dim_policy_case"), "used while current");
+      spark.conf().set(policy, "legacy");
+      assertTrue(compareWithRuleOff(query).contains("filters/dim_policy_case"), "the same policy in other letters");
+      spark.conf().set(policy, "CORRECTED");
+      assertFalse(compareWithRuleOff(query).contains("filters/dim_policy_case"), "another policy");
+    } finally {
+      spark.conf().unset(policy);
+      spark.conf().unset(RuntimeFilterConf.FORCE);
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_policy_case");
+    }
+  }
+
+  /**
    * A view's condition parsing dates from a string column selects other rows under another time parser policy, though
    * the relation reads no dates. Until 2026-11-29 the filter was used under the other policy and the join returned 2 of
    * 4 rows.
