@@ -2,6 +2,7 @@ package dev.cuckoofilter.spark;
 
 import dev.cuckoofilter.spark.optimizer.CuckooFilterHintStrategy;
 import dev.cuckoofilter.spark.optimizer.CuckooRuntimeFilterRule;
+import dev.cuckoofilter.spark.optimizer.PartitionFilterMetrics;
 import dev.cuckoofilter.spark.optimizer.PushFiltersBelowCuckooFilterHints;
 import dev.cuckoofilter.spark.optimizer.RemoveInferredProbes;
 import dev.cuckoofilter.spark.optimizer.ResolveCuckooFilterHints;
@@ -19,7 +20,8 @@ import scala.runtime.BoxedUnit;
  * Enables, in every session, the SQL functions {@code cuckoo_filter}, {@code cuckoo_might_contain} and
  * {@code cuckoo_filter_info}, and the automatic cuckoo runtime filter ({@link CuckooRuntimeFilterRule},
  * switched off with {@code spark.cuckoo.runtimeFilter.enabled=false}) with its shared-shuffle build
- * ({@link ShareCreationSideShuffle}), {@link RemoveInferredProbes}, and the per-query hints {@code
+ * ({@link ShareCreationSideShuffle}), {@link RemoveInferredProbes}, the partition counts of probes planned as
+ * partition filters ({@link PartitionFilterMetrics}), and the per-query hints {@code
  * CUCKOO_FILTER} / {@code NO_CUCKOO_FILTER} ({@link ResolveCuckooFilterHints}):
  * {@code spark.sql.extensions=dev.cuckoofilter.spark.CuckooFilterExtensions}.
  */
@@ -37,6 +39,10 @@ public final class CuckooFilterExtensions extends AbstractFunction1<SparkSession
     // Before join reordering, once per query: the filters then sit on the join sides, and later
     // predicate push-down moves them to the scans.
     extensions.injectPreCBORule(session(CuckooRuntimeFilterRule::new));
+    // Last before Spark's PruneFileSourcePartitions, and in planning file scans: a probe that Spark evaluates with
+    // partition values (its keys are partition columns of a file-source table) counts partitions, not rows.
+    extensions.injectPreCBORule(perSession(PartitionFilterMetrics.BeforePartitionPruning::new));
+    extensions.injectPlannerStrategy(perSession(PartitionFilterMetrics.ScanStrategy::new));
     // After EnsureRequirements has placed the exchanges: a filter's build may then read the join's shuffle.
     extensions.injectQueryStagePrepRule(perSession(ShareCreationSideShuffle::new));
     return BoxedUnit.UNIT;

@@ -117,7 +117,8 @@ public final class SparkCuckooFilter {
 
   /**
    * The rows of {@code data} whose key may be in the filter (all rows whose key is in it, plus false
-   * positives); rows with a null key component are dropped. Counts rows in and out ({@link #rowsIn()}).
+   * positives); rows with a null key component are dropped. Counts rows in and out ({@link #rowsIn()}), or
+   * partitions ({@link #partitionsIn()}) when Spark prunes by partition with it.
    *
    * @throws IllegalArgumentException if the key columns' types do not match the filter's
    */
@@ -175,7 +176,10 @@ public final class SparkCuckooFilter {
     return store.publish(filter(), dev.cuckoofilter.spark.store.FilterMetadata.of(filter(), keyFields, source, parent));
   }
 
-  /** Rows seen by this filter's prunes so far (after their actions ran). */
+  /**
+   * Rows seen by this filter's prunes so far (after their actions ran). A prune on partition columns of a
+   * partitioned file-source table probes partitions, not rows: {@link #partitionsIn()}.
+   */
   public long rowsIn() {
     return metrics().rowsIn();
   }
@@ -183,6 +187,21 @@ public final class SparkCuckooFilter {
   /** Rows kept by this filter's prunes so far. */
   public long rowsOut() {
     return metrics().rowsOut();
+  }
+
+  /**
+   * Partitions seen by this filter's prunes so far: a prune whose keys are partition columns of a partitioned
+   * file-source table (written with {@code partitionBy}, or {@code PARTITIONED BY}) is planned by Spark as a
+   * partition filter, evaluated on the driver with each partition's values, and probes no row (with {@link
+   * CuckooFilterExtensions}; without them such probes count as rows).
+   */
+  public long partitionsIn() {
+    return metrics().partitionsIn();
+  }
+
+  /** Partitions kept by this filter's prunes so far, whose rows are read without being probed. */
+  public long partitionsOut() {
+    return metrics().partitionsOut();
   }
 
   /** Removes the broadcast from the executors and the driver. */

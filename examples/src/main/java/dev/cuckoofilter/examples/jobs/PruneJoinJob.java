@@ -209,9 +209,12 @@ public final class PruneJoinJob extends SparkJob {
     // The counters include --join-with rows when Spark copies the predicate to that side of the join
     // (InferFiltersFromConstraints), which it keeps all of: docs/JOBS.md, prune-join.
     if (keysArePartitionColumns(big, bigKeys)) {
+      // With CuckooFilterExtensions the connector counts those probes as partitions, and rows (of --join-with) apart.
+      String probes = filter.partitionsIn() == 0 ? filter.rowsIn() + " probes, " + filter.rowsOut() + " kept"
+          : filter.partitionsIn() + " partitions probed, " + filter.partitionsOut() + " kept; " + filter.rowsIn()
+              + " rows probed, " + filter.rowsOut() + " kept";
       out.println("pruned --input with " + filter + ": the key columns are partition columns of --input: Spark probed "
-          + "the filter with partition values to choose the partitions to read, not with its rows (" + filter.rowsIn()
-          + " probes, " + filter.rowsOut() + " kept)");
+          + "the filter with partition values to choose the partitions to read, not with its rows (" + probes + ")");
     } else {
       out.println("pruned --input with " + filter + ": the filter was probed with " + filter.rowsIn() + " rows and "
           + "kept " + filter.rowsOut());

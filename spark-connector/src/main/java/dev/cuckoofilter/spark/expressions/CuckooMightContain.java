@@ -75,7 +75,10 @@ public final class CuckooMightContain extends JavaExpression {
     return keys;
   }
 
-  /** The rows this probe counts, or null if it counts none. */
+  /**
+   * The rows this probe counts, or null if it counts none; {@link PruneMetrics#forPartitions()} where Spark
+   * evaluates the probe with partition values (a partition filter of a file scan).
+   */
   public PruneMetrics metrics() {
     return metrics;
   }

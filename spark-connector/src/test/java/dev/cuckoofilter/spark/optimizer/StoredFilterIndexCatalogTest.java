@@ -196,12 +196,15 @@ class StoredFilterIndexCatalogTest {
     org.apache.spark.sql.catalyst.plans.logical.LogicalPlan side = org.apache.spark.sql.catalyst.analysis
         .EliminateSubqueryAliases$.MODULE$.apply(pruned.queryExecution().analyzed()); // as the rule sees it
     long before = days.rowsIn();
+    long partitionsBefore = days.partitionsIn();
     long bytes = CuckooRuntimeFilterRule.estimatedBytes(side);
     assertEquals(before, days.rowsIn(), "probes evaluated to size the side");
+    assertEquals(partitionsBefore, days.partitionsIn(), "probes evaluated to size the side");
     assertTrue(bytes > 0 && bytes < Long.MAX_VALUE, "sized from its files: " + bytes);
-    // Spark's own pruning of the query's partitions evaluates it, once per partition.
+    // Spark's own pruning of the query's partitions evaluates it, once per partition (counted as partitions).
     pruned.queryExecution().optimizedPlan();
-    assertEquals(before + 40, days.rowsIn());
+    assertEquals(partitionsBefore + 40, days.partitionsIn());
+    assertEquals(before, days.rowsIn());
   }
 
   /**
