@@ -286,7 +286,8 @@ public final class CuckooFilters {
    * query it pruned). Read them after an action on this very Dataset ({@code collect},
    * {@code write}, {@code foreach}): an action that derives another Dataset, such as {@code count()}, plans
    * a copy of the query with counts of its own. The same counts are accumulators in the Spark UI, named
-   * after the pruned keys ({@code cuckoo runtime filter on o.customer_id: rows in}). A filter whose keys are
+   * after the pruned keys ({@code cuckoo runtime filter on o.customer_id: rows in}; a {@code SparkCuckooFilter}'s
+   * are named {@code cuckoo filter}, whatever it prunes). A filter whose keys are
    * partition columns of a partitioned file-source table prunes its partitions, and counts them ({@link
    * PruneMetrics#partitionsIn()}, {@code ...: partitions in}) and no row.
    */
