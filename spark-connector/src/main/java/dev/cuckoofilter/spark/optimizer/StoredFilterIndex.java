@@ -740,7 +740,8 @@ public final class StoredFilterIndex {
    * The session settings that decide which dates and times a relation reads from its files: CSV and JSON dates and
    * times are parsed by one parser or another (a date such as 6/1/2024 read with the pattern dd/MM/yyyy is a date
    * to the legacy parser, a malformed value, null, to the default one), and dates and times of Parquet and Avro
-   * files of other writers are read in one calendar or the other.
+   * files of other writers are read in one calendar or the other ({@code spark.sql.parquet.int96TimestampConversion},
+   * which reads Impala's INT96 timestamps in the session time zone, is recorded where it is set).
    */
   private static final List<String> DATETIME_READ_SETTINGS = List.of("spark.sql.legacy.timeParserPolicy",
       "spark.sql.parquet.datetimeRebaseModeInRead", "spark.sql.parquet.int96RebaseModeInRead",
@@ -766,6 +767,10 @@ public final class StoredFilterIndex {
       datetimes = DATETIME_READ_SETTINGS.stream()
           .map(k -> k + "=" + SQLConf.get().getConfString(k).toUpperCase(Locale.ROOT))
           .collect(java.util.stream.Collectors.joining(","));
+      // Only where set, so that the fingerprints of filters stored before it was recorded stay as they were.
+      if (SQLConf.get().isParquetINT96TimestampConversion()) {
+        datetimes += ",spark.sql.parquet.int96TimestampConversion=true";
+      }
     }
     return relation.fileFormat().getClass().getName() + "\t" + relation.dataSchema().json() + "\t"
         + relation.partitionSchema().json() + "\t" + relation.bucketSpec() + "\t" + options + "\t" + timeZone

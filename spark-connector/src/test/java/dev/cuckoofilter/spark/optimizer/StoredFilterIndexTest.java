@@ -409,6 +409,33 @@ class StoredFilterIndexTest {
   }
 
   /**
+   * {@code spark.sql.parquet.int96TimestampConversion} reads the INT96 timestamps of Parquet files of other writers
+   * (Impala) as other instants: a filter of a table with timestamps stored without it is stale with it. Until
+   * 2026-11-29 the setting was not part of the fingerprint.
+   */
+  @Test
+  void timestampsReadWithInt96ConversionDoNotUseTheFilterOfTheOldOnes() throws Throwable {
+    spark.range(0, 48).selectExpr("timestamp_seconds(1704067200 - 86400 + id * 3600) AS t", "id AS v")
+        .write().parquet(dir.resolve("fact_ts96").toString());
+    spark.read().parquet(dir.resolve("fact_ts96").toString()).createOrReplaceTempView("fact_ts96");
+    spark.conf().set("spark.sql.parquet.outputTimestampType", "INT96");
+    try {
+      spark.range(0, 2).selectExpr("timestamp_seconds(1704067200 + id * 5 * 3600) AS t", "id AS n")
+          .write().parquet(dir.resolve("dim_ts96").toString());
+    } finally {
+      spark.conf().unset("spark.sql.parquet.outputTimestampType");
+    }
+    spark.read().parquet(dir.resolve("dim_ts96").toString()).createOrReplaceTempView("dim_ts96");
+    String query = "SELECT f.t AS k, f.v FROM fact_ts96 f JOIN dim_ts96 d ON f.t = d.t";
+    String conversion = "spark.sql.parquet.int96TimestampConversion";
+    try {
+      assertStaleAfter("dim_ts96", "t", query, 2, () -> spark.conf().set(conversion, "true"));
+    } finally {
+      spark.conf().unset(conversion);
+    }
+  }
+
+  /**
    * A local file replaced under its name by one of the same length, its modification time set back (as a copy
    * keeping times does), is a change: its change time and inode differ. Until 2026-11-29 the filter was used and the
    * join returned 0 of 4 rows.
