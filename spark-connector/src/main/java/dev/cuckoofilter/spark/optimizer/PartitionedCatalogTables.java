@@ -96,6 +96,23 @@ final class PartitionedCatalogTables {
   }
 
   /**
+   * {@link #files}, listed now from the file system: files added or replaced since the relation was cached (or since
+   * the catalog's index last listed them into Spark's file status cache) are seen. The files of a relation reading
+   * through the catalog are listed once: its cached listings are dropped before the index of its partitions lists
+   * them (and caches them again), where refreshing that index after it was built listed them a second time (the
+   * first time from the cache); the index, and so what it lists, is the same.
+   */
+  static PartitioningAwareFileIndex currentFiles(HadoopFsRelation relation) {
+    if (relation.location() instanceof CatalogFileIndex catalog) {
+      catalog.refresh(); // drops the cached listings of its partitions, which files() then lists afresh
+      return files(relation);
+    }
+    PartitioningAwareFileIndex index = files(relation);
+    index.refresh(); // see files added or replaced since the relation was cached
+    return index;
+  }
+
+  /**
    * Replaces the index of each partitioned catalog table's relation: with {@code toListed}, a catalog index of a
    * table without statistics by an index of all its partitions' files; otherwise any other index by the catalog's.
    */

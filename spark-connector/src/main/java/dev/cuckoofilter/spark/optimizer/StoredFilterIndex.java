@@ -651,8 +651,7 @@ public final class StoredFilterIndex {
       canonical = filter.child();
     }
     HadoopFsRelation relation = relation(plan).get();
-    PartitioningAwareFileIndex index = PartitionedCatalogTables.files(relation);
-    index.refresh(); // see files added or replaced since the relation was cached
+    PartitioningAwareFileIndex index = PartitionedCatalogTables.currentFiles(relation);
     List<FileStatus> statuses = list(index.allFiles());
     FileIdentities identities = FileIdentities.of(list(index.rootPaths()), statuses,
         relation.sparkSession().sessionState().newHadoopConfWithOptions(relation.options()));

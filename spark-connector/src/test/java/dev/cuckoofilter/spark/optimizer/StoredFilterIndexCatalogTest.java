@@ -181,6 +181,48 @@ class StoredFilterIndexCatalogTest {
   }
 
   /**
+   * Whether the stored filter of a whole partitioned catalog table is current lists the table's files (its
+   * fingerprint). The fingerprint listed them twice: the index of the catalog's partitions listed them as it was built
+   * (from Spark's file status cache), and refreshing it, to see files changed since they were cached, listed them
+   * again (from the file system). Planning a join with the table (20 files) listed 3 x its files: 20 from the file
+   * system and 40 from the cache (20 of them to size the side); now 20 and 20, and the fingerprint is the one stored.
+   */
+  @Test
+  void theFingerprintListsAPartitionedTablesFilesOnce() throws Exception {
+    spark.range(0, 5000).selectExpr("id * 5 AS k", "concat('l', id) AS name", "CAST(id % 10 AS INT) AS segment")
+        .write().partitionBy("segment").saveAsTable("dim_listed");
+    int files = spark.table("dim_listed").inputFiles().length;
+    assertTrue(files >= 10, "a file per partition at least: " + files);
+    String location = dir.resolve("filters/dim_listed").toUri().toString();
+    dev.cuckoofilter.spark.store.FilterVersion version = StoredFilterIndex.storeIndex(spark, "dim_listed",
+        List.of("k"), location, 0.001);
+    String recorded = dev.cuckoofilter.spark.store.FilterStore.open(location, spark).metadata(version.version())
+        .properties().get(StoredFilterIndex.FINGERPRINT);
+    String query = "SELECT f.k, f.v, d.name FROM fact f JOIN dim_listed d ON f.k = d.k";
+    try {
+      spark.sql(query).queryExecution().optimizedPlan(); // both tables' relations resolved (and cached) once
+      org.apache.spark.metrics.source.HiveCatalogMetrics.reset();
+      Dataset<Row> df = spark.sql(query);
+      df.queryExecution().optimizedPlan();
+      long discovered = org.apache.spark.metrics.source.HiveCatalogMetrics.METRIC_FILES_DISCOVERED().getCount();
+      long cached = org.apache.spark.metrics.source.HiveCatalogMetrics.METRIC_FILE_CACHE_HITS().getCount();
+      long jobs = org.apache.spark.metrics.source.HiveCatalogMetrics.METRIC_PARALLEL_LISTING_JOB_COUNT().getCount();
+      assertEquals(files, discovered, "the fingerprint lists the files from the file system, once");
+      assertEquals(files, cached, "sizing the side lists them from the file status cache, once; nothing else does");
+      assertEquals(0, jobs, "no parallel listing");
+      assertTrue(plan(df).contains("filters/dim_listed version 1"), "the stored filter is used: " + plan(df));
+      org.apache.spark.sql.catalyst.plans.logical.LogicalPlan registered = StoredFilterIndex.planned(spark,
+          "dim_listed");
+      assertEquals(recorded, StoredFilterIndex.fingerprint(registered, List.of("k")));
+      // The same as a fingerprint of the table read through an index of all its partitions, refreshed (as before).
+      assertEquals(recorded, StoredFilterIndex.fingerprint(PartitionedCatalogTables.listed(registered), List.of("k")));
+      assertServed(query, "filters/dim_listed version 1");
+    } finally {
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_listed");
+    }
+  }
+
+  /**
    * Sizing a side runs Spark's partition pruning on a copy of it, without the side's cuckoo filter probes: a probe
    * of a partition column is evaluated on the driver for each partition when Spark prunes the query's partitions
    * with it, and sizing evaluated it again each time the rule sized the side (40 more evaluations each, for 40
