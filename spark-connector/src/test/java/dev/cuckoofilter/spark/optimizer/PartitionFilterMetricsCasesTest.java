@@ -174,4 +174,42 @@ class PartitionFilterMetricsCasesTest {
       cached.unpersist();
     }
   }
+
+  /** A prune of a streaming file source by a partition column: each micro-batch's scan prunes its partitions. */
+  @org.junit.jupiter.api.Test
+  void aPruneOfAStreamingFileSource() throws Exception {
+    SparkCuckooFilter f = firstPartitions();
+    Dataset<Row> stream = spark.readStream().schema("v BIGINT, part INT").parquet(byPath);
+    org.apache.spark.sql.streaming.StreamingQuery q = f.prune(stream, "part").writeStream().format("memory")
+        .queryName("pruned_stream").trigger(org.apache.spark.sql.streaming.Trigger.AvailableNow()).start();
+    try {
+      q.awaitTermination();
+    } finally {
+      q.stop();
+    }
+    assertEquals(2500, spark.table("pruned_stream").count());
+    assertEquals(2500, spark.table("pruned_stream").where("part < 25").count());
+    assertEquals(40, f.partitionsIn());
+    assertEquals(25, f.partitionsOut());
+    assertEquals(0, f.rowsIn());
+  }
+
+  /** A prune in a scalar subquery and in an IN subquery of another query. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"path, adaptive", "path", "catalog, adaptive", "catalog"})
+  void aPruneInASubquery(String t) {
+    aqe(t);
+    SparkCuckooFilter f = firstPartitions();
+    f.prune(table(t), "part").createOrReplaceTempView("pruned_view");
+    Dataset<Row> scalar = spark.sql("SELECT (SELECT count(*) FROM pruned_view) AS n");
+    assertEquals(2500L, scalar.collectAsList().get(0).getLong(0));
+    assertEquals(40, f.partitionsIn());
+    assertEquals(25, f.partitionsOut());
+    assertEquals(0, f.rowsIn());
+    Dataset<Row> in = spark.sql("SELECT count(*) FROM dim WHERE part IN (SELECT part FROM pruned_view)");
+    assertEquals(25L, in.collectAsList().get(0).getLong(0));
+    assertEquals(80, f.partitionsIn());
+    assertEquals(50, f.partitionsOut());
+    assertEquals(0, f.rowsIn());
+  }
 }
