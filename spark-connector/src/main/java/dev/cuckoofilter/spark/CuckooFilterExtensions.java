@@ -42,7 +42,7 @@ public final class CuckooFilterExtensions extends AbstractFunction1<SparkSession
     // Last before Spark's PruneFileSourcePartitions, and in planning file scans: a probe that Spark evaluates with
     // partition values (its keys are partition columns of a file-source table) counts partitions, not rows.
     extensions.injectPreCBORule(perSession(PartitionFilterMetrics.BeforePartitionPruning::new));
-    extensions.injectPlannerStrategy(perSession(PartitionFilterMetrics.ScanStrategy::new));
+    extensions.injectPlannerStrategy(session(PartitionFilterMetrics.ScanStrategy::new));
     // After EnsureRequirements has placed the exchanges: a filter's build may then read the join's shuffle.
     extensions.injectQueryStagePrepRule(perSession(ShareCreationSideShuffle::new));
     return BoxedUnit.UNIT;

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.And;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.ExprId;
@@ -130,19 +131,54 @@ public final class PartitionFilterMetrics {
   /**
    * Plans the scan of a partitioned file-source table whose filters hold a counting probe, as Spark's {@code
    * FileSourceStrategy} (which plans it otherwise, right after this strategy), and marks the probes of the scan's
-   * partition filters as counting partitions. Anything else is left to Spark's strategies.
+   * partition filters as counting partitions. Anything else is left to Spark's strategies, and so is a scan that a
+   * strategy Spark consults between this one and {@code FileSourceStrategy} plans (one injected by an extension
+   * listed after {@code CuckooFilterExtensions}): its plan is returned unchanged, and its probes count as before.
    */
   public static final class ScanStrategy extends SparkStrategy {
+    private final SparkSession session;
+
+    public ScanStrategy(SparkSession session) {
+      this.session = session;
+    }
+
     @Override
     public Seq<SparkPlan> apply(LogicalPlan plan) {
       if (!partitionedScanWithCountingProbe(plan)) {
         return seq(List.of());
+      }
+      Seq<SparkPlan> before = plannedBeforeFileSourceStrategy(plan);
+      if (before != null) {
+        return before;
       }
       List<SparkPlan> planned = new ArrayList<>();
       for (SparkPlan p : list(FileSourceStrategy$.MODULE$.apply(plan))) {
         planned.add(withPartitionCounts(p));
       }
       return seq(planned);
+    }
+
+    /**
+     * What a strategy that Spark consults after this one and before {@code FileSourceStrategy} plans {@code plan}
+     * as (the strategies of extensions listed after {@code CuckooFilterExtensions}, say a user's own file scans),
+     * unchanged, or null if none plans it: Spark would have planned it so, and this strategy only labels metrics.
+     */
+    private Seq<SparkPlan> plannedBeforeFileSourceStrategy(LogicalPlan plan) {
+      boolean after = false;
+      for (SparkStrategy s : list(session.sessionState().planner().strategies())) {
+        if (s == FileSourceStrategy$.MODULE$) {
+          return null;
+        }
+        if (s instanceof ScanStrategy) {
+          after = true;
+        } else if (after) {
+          Seq<SparkPlan> planned = s.apply(plan);
+          if (planned.nonEmpty()) {
+            return planned;
+          }
+        }
+      }
+      return null;
     }
   }
 
