@@ -41,13 +41,8 @@ class PartitionFilterMetricsCasesTest {
     spark = SparkTestSession.builder("local[2]")
         .config("spark.sql.warehouse.dir", dir.resolve("warehouse").toUri().toString())
         .getOrCreate();
-    Dataset<Row> fact = spark.range(0, 4000).selectExpr("id AS v", "CAST(id % 40 AS INT) AS part");
-    byPath = dir.resolve("fact-by-path").toString();
-    fact.write().partitionBy("part").parquet(byPath);
-    fact.write().partitionBy("part").saveAsTable("fact_cat");
-    fact.write().partitionBy("part").bucketBy(4, "v").saveAsTable("fact_bkt");
-    spark.sql("CREATE OR REPLACE TEMP VIEW dim AS SELECT CAST(id AS INT) AS part, "
-        + "CASE WHEN id < 25 THEN 'a' ELSE 'b' END AS grp FROM range(0, 1000)");
+    byPath = PartitionFilterMetricsTest.writeTables(spark, dir);
+    PartitionFilterMetricsTest.fact(spark).write().partitionBy("part").bucketBy(4, "v").saveAsTable("fact_bkt");
   }
 
   @AfterAll

@@ -38,13 +38,26 @@ class PartitionFilterMetricsTest {
     spark = SparkTestSession.builder("local[2]")
         .config("spark.sql.warehouse.dir", dir.resolve("warehouse").toUri().toString())
         .getOrCreate();
-    // 4,000 rows in 40 partitions of 100 rows; the filters below hold 25 of the partition values (0 to 24).
-    Dataset<Row> fact = spark.range(0, 4000).selectExpr("id AS v", "CAST(id % 40 AS INT) AS part");
-    byPath = dir.resolve("fact-by-path").toString();
+    byPath = writeTables(spark, dir);
+  }
+
+  /**
+   * The tables of these tests, returned is the path of the one read by path: 4,000 rows {@code (v, part)} in 40
+   * partitions of 100 rows, by path and as the catalog table {@code fact_cat}, and the view {@code dim (part, grp)}
+   * whose group {@code 'a'} holds 25 of the partition values (0 to 24), those the filters below hold.
+   */
+  static String writeTables(SparkSession spark, Path dir) {
+    Dataset<Row> fact = fact(spark);
+    String byPath = dir.resolve("fact-by-path").toString();
     fact.write().partitionBy("part").parquet(byPath);
     fact.write().partitionBy("part").saveAsTable("fact_cat");
     spark.sql("CREATE OR REPLACE TEMP VIEW dim AS SELECT CAST(id AS INT) AS part, "
         + "CASE WHEN id < 25 THEN 'a' ELSE 'b' END AS grp FROM range(0, 1000)");
+    return byPath;
+  }
+
+  static Dataset<Row> fact(SparkSession spark) {
+    return spark.range(0, 4000).selectExpr("id AS v", "CAST(id % 40 AS INT) AS part");
   }
 
   @AfterAll
