@@ -642,6 +642,45 @@ class StoredFilterIndexTest {
   }
 
   /**
+   * The settings recorded where they differ from Spark's default leave a filter current where they are set to it, in
+   * any letters, and where they do not apply: a table without field ids, CSV columns (matched by position) under case
+   * sensitivity.
+   */
+  @Test
+  void readSettingsAtTheirDefaultsOrNotApplyingKeepTheFilterCurrent() throws Exception {
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_settings AS SELECT * FROM dim_all WHERE segment < 2");
+    Path csv = dir.resolve("dim_settings_csv");
+    java.nio.file.Files.createDirectories(csv);
+    java.nio.file.Files.writeString(csv.resolve("a.csv"), "5,a\n10,b\n");
+    spark.read().schema("k LONG, name STRING").csv(csv.toString()).createOrReplaceTempView("dim_settings_csv");
+    String parquetQuery = "SELECT f.k, f.v FROM fact f JOIN dim_settings d ON f.k = d.k";
+    String csvQuery = "SELECT f.k, f.v FROM fact f JOIN dim_settings_csv d ON f.k = d.k";
+    StoredFilterIndex.storeIndex(spark, "dim_settings", List.of("k"), dir.resolve("filters/dim_settings").toUri()
+        .toString(), 0.001);
+    StoredFilterIndex.storeIndex(spark, "dim_settings_csv", List.of("k"), dir.resolve("filters/dim_settings_csv")
+        .toUri().toString(), 0.001);
+    List<String> settings = List.of("spark.sql.caseSensitive", "spark.sql.parquet.fieldId.read.enabled",
+        "spark.sql.csv.parser.columnPruning.enabled", "spark.sql.columnNameOfCorruptRecord");
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    try {
+      spark.conf().set("spark.sql.caseSensitive", "FALSE");
+      spark.conf().set("spark.sql.csv.parser.columnPruning.enabled", "TRUE");
+      spark.conf().set("spark.sql.columnNameOfCorruptRecord", "_corrupt_record");
+      spark.conf().set("spark.sql.parquet.fieldId.read.enabled", "true"); // dim_all's schema has no field ids
+      assertTrue(compareWithRuleOff(parquetQuery).contains("filters/dim_settings"), "Parquet, defaults set");
+      assertTrue(compareWithRuleOff(csvQuery).contains("filters/dim_settings_csv"), "CSV, defaults set");
+      spark.conf().set("spark.sql.caseSensitive", "true");
+      assertFalse(compareWithRuleOff(parquetQuery).contains("filters/dim_settings"), "Parquet, case-sensitive");
+      assertTrue(compareWithRuleOff(csvQuery).contains("filters/dim_settings_csv"), "CSV, case-sensitive");
+    } finally {
+      settings.forEach(spark.conf()::unset);
+      spark.conf().unset(RuntimeFilterConf.FORCE);
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_settings");
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_settings_csv");
+    }
+  }
+
+  /**
    * A local file replaced under its name by one of the same length, its modification time set back (as a copy
    * keeping times does), is a change: its change time and inode differ. Until 2026-11-29 the filter was used and the
    * join returned 0 of 4 rows.
