@@ -76,7 +76,9 @@ import scala.collection.JavaConverters;
  * <p><b>Staleness.</b> A stored filter describes the table as it was when it was built: its metadata
  * carries a fingerprint of the table's definition and data, a SHA-256 of the table's plan below its
  * projections (the relation and how it reads its files: format, schemas, options, the session time zone if it
- * reads timestamps, the date and time parser and calendar settings if it reads dates or timestamps; every filter
+ * reads timestamps, the date and time parser and calendar settings if it reads dates or timestamps, and, where they
+ * differ from Spark's default, the settings that match its files' columns to its own or decide which rows are
+ * malformed, such as {@code spark.sql.caseSensitive} for Parquet and ORC; every filter
  * condition; the positions of the key columns in the relation) and of the path,
  * length, modification time and, where the file system has one, identity (HDFS inode, S3A ETag, local inode and
  * change time: {@link FileIdentities}) of every file of that (file-based) relation, with the values of the partition
@@ -642,7 +644,8 @@ public final class StoredFilterIndex {
   /**
    * SHA-256 of an indexable table's definition and data ({@link #notIndexable} is null): its plan below the
    * projections ({@link Base}, canonical, with the filter's conditions in sorted order so that their order in the
-   * view does not matter), how its relation reads its files (format, schemas, options), the positions of the key
+   * view does not matter), how its relation reads its files (format, schemas, options, settings: {@link
+   * #howFilesAreRead}), the positions of the key
    * columns in it, and the path, length, modification time and identity of every file of its relation, in path
    * order, and of a partitioned relation each partition's values with its files' paths ({@link #partitionValues}).
    */
