@@ -777,7 +777,7 @@ public final class StoredFilterIndex {
    * values, are read in it: in another zone they are other instants), and the settings of how dates and times are
    * parsed and read if it reads either or {@code plan} (the relation with its conditions, {@link Base}) computes with
    * them ({@link #DATETIME_READ_SETTINGS}, {@link #computesDatetimes}), and the settings that match its files' columns
-   * to its own or decide which rows are malformed ({@link #formatReadSettings}).
+   * to its own or decide which rows (or values parsed by {@code plan}) are malformed ({@link #formatReadSettings}).
    */
   private static String howFilesAreRead(HadoopFsRelation relation, LogicalPlan plan) {
     java.util.TreeMap<String, String> options = new java.util.TreeMap<>();
@@ -793,7 +793,7 @@ public final class StoredFilterIndex {
           .collect(java.util.stream.Collectors.joining(","));
       datetimes += nonDefault(DATETIME_READ_SETTINGS_WHERE_SET);
     }
-    String formatSettings = formatReadSettings(relation);
+    String formatSettings = formatReadSettings(relation, plan);
     return relation.fileFormat().getClass().getName() + "\t" + relation.dataSchema().json() + "\t"
         + relation.partitionSchema().json() + "\t" + relation.bucketSpec() + "\t" + options + "\t" + timeZone
         + (datetimes.isEmpty() ? "" : "\t" + datetimes)
@@ -808,11 +808,17 @@ public final class StoredFilterIndex {
    * where {@link #ORC_POSITIONAL}), and which CSV and JSON rows are malformed (and dropped in DROPMALFORMED mode, or
    * named by the corrupt record column a view may select on): CSV rows of another length where all columns are
    * parsed, not only those read; JSON rows with a malformed nested value, all nulls without partial results, and
-   * those with an empty string for a number, which the legacy setting reads as null. JSON fields and CSV columns are
-   * matched by name exactly and by position, whatever {@code spark.sql.caseSensitive}.
+   * those with an empty string for a number, which the legacy setting reads as null. The JSON and CSV settings count
+   * too where {@code plan} (the relation with its conditions) parses JSON or CSV from strings ({@code from_json}, {@code
+   * from_csv}). JSON fields and CSV columns are matched by name exactly and by position, whatever {@code
+   * spark.sql.caseSensitive}.
    */
-  private static String formatReadSettings(HadoopFsRelation relation) {
+  private static String formatReadSettings(HadoopFsRelation relation, LogicalPlan plan) {
     FileFormat format = relation.fileFormat();
+    boolean parsesJson = format instanceof JsonFileFormat
+        || anyExpression(plan, e -> e instanceof org.apache.spark.sql.catalyst.expressions.JsonToStructs);
+    boolean parsesCsv = format instanceof CSVFileFormat
+        || anyExpression(plan, e -> e instanceof org.apache.spark.sql.catalyst.expressions.CsvToStructs);
     List<ConfigEntry<?>> settings = new ArrayList<>();
     if (format instanceof ParquetFileFormat || format instanceof OrcFileFormat) {
       settings.add(SQLConf.CASE_SENSITIVE());
@@ -823,10 +829,10 @@ public final class StoredFilterIndex {
     if (format instanceof CSVFileFormat) {
       settings.add(SQLConf.CSV_PARSER_COLUMN_PRUNING());
     }
-    if (format instanceof JsonFileFormat) {
+    if (parsesJson) {
       settings.addAll(List.of(SQLConf.JSON_ENABLE_PARTIAL_RESULTS(), SQLConf.LEGACY_ALLOW_EMPTY_STRING_IN_JSON()));
     }
-    if (format instanceof CSVFileFormat || format instanceof JsonFileFormat) {
+    if (parsesCsv || parsesJson) {
       settings.add(SQLConf.COLUMN_NAME_OF_CORRUPT_RECORD());
     }
     String recorded = nonDefault(settings);
