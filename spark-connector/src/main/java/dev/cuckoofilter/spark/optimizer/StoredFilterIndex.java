@@ -26,6 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.spark.internal.config.ConfigEntry;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Alias;
@@ -44,9 +45,15 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
 import org.apache.spark.sql.execution.datasources.CatalogFileIndex;
+import org.apache.spark.sql.execution.datasources.FileFormat;
 import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
 import org.apache.spark.sql.execution.datasources.LogicalRelation;
 import org.apache.spark.sql.execution.datasources.PartitioningAwareFileIndex;
+import org.apache.spark.sql.execution.datasources.csv.CSVFileFormat;
+import org.apache.spark.sql.execution.datasources.json.JsonFileFormat;
+import org.apache.spark.sql.execution.datasources.orc.OrcFileFormat;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetUtils;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
@@ -69,7 +76,9 @@ import scala.collection.JavaConverters;
  * <p><b>Staleness.</b> A stored filter describes the table as it was when it was built: its metadata
  * carries a fingerprint of the table's definition and data, a SHA-256 of the table's plan below its
  * projections (the relation and how it reads its files: format, schemas, options, the session time zone if it
- * reads timestamps, the date and time parser and calendar settings if it reads dates or timestamps; every filter
+ * reads timestamps, the date and time parser and calendar settings if it reads dates or timestamps, and, where they
+ * differ from Spark's default, the settings that match its files' columns to its own or decide which rows are
+ * malformed, such as {@code spark.sql.caseSensitive} for Parquet and ORC; every filter
  * condition; the positions of the key columns in the relation) and of the path,
  * length, modification time and, where the file system has one, identity (HDFS inode, S3A ETag, local inode and
  * change time: {@link FileIdentities}) of every file of that (file-based) relation, with the values of the partition
@@ -635,7 +644,8 @@ public final class StoredFilterIndex {
   /**
    * SHA-256 of an indexable table's definition and data ({@link #notIndexable} is null): its plan below the
    * projections ({@link Base}, canonical, with the filter's conditions in sorted order so that their order in the
-   * view does not matter), how its relation reads its files (format, schemas, options), the positions of the key
+   * view does not matter), how its relation reads its files (format, schemas, options, settings: {@link
+   * #howFilesAreRead}), the positions of the key
    * columns in it, and the path, length, modification time and identity of every file of its relation, in path
    * order, and of a partitioned relation each partition's values with its files' paths ({@link #partitionValues}).
    */
@@ -739,12 +749,26 @@ public final class StoredFilterIndex {
    * The session settings that decide which dates and times a relation reads from its files: CSV and JSON dates and
    * times are parsed by one parser or another (a date such as 6/1/2024 read with the pattern dd/MM/yyyy is a date
    * to the legacy parser, a malformed value, null, to the default one), and dates and times of Parquet and Avro
-   * files of other writers are read in one calendar or the other ({@code spark.sql.parquet.int96TimestampConversion},
-   * which reads Impala's INT96 timestamps in the session time zone, is recorded where it is set).
+   * files of other writers are read in one calendar or the other. {@link #DATETIME_READ_SETTINGS_WHERE_SET} are
+   * recorded where they differ from Spark's default only.
    */
   private static final List<String> DATETIME_READ_SETTINGS = List.of("spark.sql.legacy.timeParserPolicy",
       "spark.sql.parquet.datetimeRebaseModeInRead", "spark.sql.parquet.int96RebaseModeInRead",
       "spark.sql.avro.datetimeRebaseModeInRead");
+
+  /**
+   * More settings of how dates and times are read, recorded where they differ from Spark's default ({@link
+   * #nonDefault}), so that the fingerprints of filters stored before they were recorded stay as they were: {@code
+   * spark.sql.parquet.int96TimestampConversion} reads Impala's INT96 timestamps in the session time zone, and the CSV
+   * and JSON parsing fallbacks read a date that the {@code dateFormat} does not parse ({@code 2024-1-6} with {@code
+   * yyyy-MM-dd}) as Spark 2 did, where it is null without them.
+   */
+  private static final List<ConfigEntry<?>> DATETIME_READ_SETTINGS_WHERE_SET = List.of(
+      SQLConf.PARQUET_INT96_TIMESTAMP_CONVERSION(), SQLConf.LEGACY_CSV_ENABLE_DATE_TIME_PARSING_FALLBACK(),
+      SQLConf.LEGACY_JSON_ENABLE_DATE_TIME_PARSING_FALLBACK());
+
+  /** The ORC reader's Hadoop setting matching the files' columns to the table's by position instead of name. */
+  private static final String ORC_POSITIONAL = "orc.force.positional.evolution";
 
   /**
    * What the plan's text leaves out of how a relation reads its files into rows: its format, schemas, bucketing and
@@ -752,7 +776,8 @@ public final class StoredFilterIndex {
    * the session time zone if it reads timestamps (CSV or JSON times without an offset, and timestamp partition
    * values, are read in it: in another zone they are other instants), and the settings of how dates and times are
    * parsed and read if it reads either or {@code plan} (the relation with its conditions, {@link Base}) computes with
-   * them ({@link #DATETIME_READ_SETTINGS}, {@link #computesDatetimes}).
+   * them ({@link #DATETIME_READ_SETTINGS}, {@link #computesDatetimes}), and the settings that match its files' columns
+   * to its own or decide which rows (or values parsed by {@code plan}) are malformed ({@link #formatReadSettings}).
    */
   private static String howFilesAreRead(HadoopFsRelation relation, LogicalPlan plan) {
     java.util.TreeMap<String, String> options = new java.util.TreeMap<>();
@@ -766,14 +791,75 @@ public final class StoredFilterIndex {
       datetimes = DATETIME_READ_SETTINGS.stream()
           .map(k -> k + "=" + SQLConf.get().getConfString(k).toUpperCase(Locale.ROOT))
           .collect(java.util.stream.Collectors.joining(","));
-      // Only where set, so that the fingerprints of filters stored before it was recorded stay as they were.
-      if (SQLConf.get().isParquetINT96TimestampConversion()) {
-        datetimes += ",spark.sql.parquet.int96TimestampConversion=true";
-      }
+      datetimes += nonDefault(DATETIME_READ_SETTINGS_WHERE_SET);
     }
+    String formatSettings = formatReadSettings(relation, plan);
     return relation.fileFormat().getClass().getName() + "\t" + relation.dataSchema().json() + "\t"
         + relation.partitionSchema().json() + "\t" + relation.bucketSpec() + "\t" + options + "\t" + timeZone
-        + (datetimes.isEmpty() ? "" : "\t" + datetimes);
+        + (datetimes.isEmpty() ? "" : "\t" + datetimes)
+        + (formatSettings.isEmpty() ? "" : "\t" + formatSettings.substring(1));
+  }
+
+  /**
+   * The settings that decide which values a relation of its format reads from the same files, beyond dates and times,
+   * where they differ from Spark's default ({@code ,key=value} each, or nothing): which file column is which of the
+   * table's (Parquet's and ORC's by name, case-insensitively unless {@code spark.sql.caseSensitive}; Parquet's by
+   * field id where the table's schema has ids and {@code spark.sql.parquet.fieldId.read.enabled}; ORC's by position
+   * where {@link #ORC_POSITIONAL}), and which CSV and JSON rows are malformed (and dropped in DROPMALFORMED mode, or
+   * named by the corrupt record column a view may select on): CSV rows of another length where all columns are
+   * parsed, not only those read; JSON rows with a malformed nested value, all nulls without partial results, and
+   * those with an empty string for a number, which the legacy setting reads as null. The JSON and CSV settings count
+   * too where {@code plan} (the relation with its conditions) parses JSON or CSV from strings ({@code from_json}, {@code
+   * from_csv}). JSON fields and CSV columns are matched by name exactly and by position, whatever {@code
+   * spark.sql.caseSensitive}.
+   */
+  private static String formatReadSettings(HadoopFsRelation relation, LogicalPlan plan) {
+    FileFormat format = relation.fileFormat();
+    boolean parsesJson = format instanceof JsonFileFormat
+        || anyExpression(plan, e -> e instanceof org.apache.spark.sql.catalyst.expressions.JsonToStructs);
+    boolean parsesCsv = format instanceof CSVFileFormat
+        || anyExpression(plan, e -> e instanceof org.apache.spark.sql.catalyst.expressions.CsvToStructs);
+    List<ConfigEntry<?>> settings = new ArrayList<>();
+    if (format instanceof ParquetFileFormat || format instanceof OrcFileFormat) {
+      settings.add(SQLConf.CASE_SENSITIVE());
+    }
+    if (format instanceof ParquetFileFormat && ParquetUtils.hasFieldIds(relation.dataSchema())) {
+      settings.add(SQLConf.PARQUET_FIELD_ID_READ_ENABLED());
+    }
+    if (format instanceof CSVFileFormat) {
+      settings.add(SQLConf.CSV_PARSER_COLUMN_PRUNING());
+    }
+    if (parsesJson) {
+      settings.addAll(List.of(SQLConf.JSON_ENABLE_PARTIAL_RESULTS(), SQLConf.LEGACY_ALLOW_EMPTY_STRING_IN_JSON()));
+    }
+    if (parsesCsv || parsesJson) {
+      settings.add(SQLConf.COLUMN_NAME_OF_CORRUPT_RECORD());
+    }
+    String recorded = nonDefault(settings);
+    // A Hadoop setting, which a session sets like its own (SET orc.force.positional.evolution=true).
+    if (format instanceof OrcFileFormat && relation.sparkSession().sessionState()
+        .newHadoopConfWithOptions(relation.options()).getBoolean(ORC_POSITIONAL, false)) {
+      recorded += "," + ORC_POSITIONAL + "=true";
+    }
+    return recorded;
+  }
+
+  /**
+   * {@code ,key=value} for each of {@code settings} whose session value differs from Spark's default (an optional
+   * setting, without one, where it is set), in the order given; compared as values, so that {@code TRUE} is {@code
+   * true}.
+   */
+  private static String nonDefault(List<ConfigEntry<?>> settings) {
+    StringBuilder recorded = new StringBuilder();
+    for (ConfigEntry<?> setting : settings) {
+      Object value = SQLConf.get().getConf(setting);
+      Object byDefault = setting.defaultValue().isDefined() ? setting.defaultValue().get() : scala.None$.MODULE$;
+      if (!value.equals(byDefault)) {
+        recorded.append(',').append(setting.key()).append('=')
+            .append(value instanceof scala.Option<?> set ? set.get() : value);
+      }
+    }
+    return recorded.toString();
   }
 
   /**

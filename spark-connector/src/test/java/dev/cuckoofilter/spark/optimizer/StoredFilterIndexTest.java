@@ -436,6 +436,275 @@ class StoredFilterIndexTest {
   }
 
   /**
+   * Parquet and ORC files' columns are matched to the table's by name, case-insensitively unless
+   * {@code spark.sql.caseSensitive}: the files' column {@code K} holds the keys of a table read with a column {@code k}
+   * case-insensitively, and is missing (nulls) case-sensitively, so a filter stored case-sensitively lacks every key.
+   * Until 2026-11-29 it was used case-insensitively and the join returned 0 of 4 rows (Parquet and ORC alike).
+   */
+  @Test
+  void keysReadCaseInsensitivelyDoNotUseTheFilterStoredCaseSensitively() throws Throwable {
+    String caseSensitive = "spark.sql.caseSensitive";
+    for (String format : List.of("parquet", "orc")) {
+      String table = "dim_upper_" + format;
+      spark.range(1, 3).selectExpr("id * 5 AS K", "concat('u', id) AS name").write().format(format)
+          .save(dir.resolve(table).toString());
+      spark.read().schema("k LONG, name STRING").format(format).load(dir.resolve(table).toString())
+          .createOrReplaceTempView(table);
+      String query = "SELECT f.k, f.v FROM fact f JOIN " + table + " d ON f.k = d.k";
+      spark.conf().set(caseSensitive, "true");
+      try {
+        assertEquals(0, withRuleOff(query).size(), format + ": K is not k case-sensitively");
+        assertStaleAfter(table, "k", query, 4, () -> spark.conf().unset(caseSensitive));
+      } finally {
+        spark.conf().unset(caseSensitive);
+      }
+    }
+  }
+
+  /**
+   * Where a table's schema has Parquet field ids, {@code spark.sql.parquet.fieldId.read.enabled} reads each of its
+   * columns from the files' column of that id, not of its name: other values. Until 2026-11-29 a filter stored with
+   * ids read was used with names read and the join returned 0 of 4 rows.
+   */
+  @Test
+  void keysReadByNameDoNotUseTheFilterOfKeysReadByParquetFieldId() throws Throwable {
+    java.util.function.IntFunction<org.apache.spark.sql.types.Metadata> fieldId = id ->
+        new org.apache.spark.sql.types.MetadataBuilder().putLong("parquet.field.id", id).build();
+    spark.range(1, 3).selectExpr("id * 5 AS k", "id * 5 + 2 AS j")
+        .select(org.apache.spark.sql.functions.col("k").as("k", fieldId.apply(1)),
+            org.apache.spark.sql.functions.col("j").as("j", fieldId.apply(2)))
+        .write().parquet(dir.resolve("dim_field_ids").toString());
+    // The table's k is the files' column of id 2 (j: 7 and 12) where ids are read, k (5 and 10) where names are.
+    spark.read().schema(new org.apache.spark.sql.types.StructType().add("k", "long", true, fieldId.apply(2)))
+        .parquet(dir.resolve("dim_field_ids").toString()).createOrReplaceTempView("dim_field_ids");
+    String query = "SELECT f.k, f.v FROM fact f JOIN dim_field_ids d ON f.k = d.k";
+    String byId = "spark.sql.parquet.fieldId.read.enabled";
+    spark.conf().set(byId, "true");
+    try {
+      assertStaleAfter("dim_field_ids", "k", query, 4, () -> spark.conf().unset(byId));
+    } finally {
+      spark.conf().unset(byId);
+    }
+  }
+
+  /**
+   * Which CSV rows are malformed, and dropped in DROPMALFORMED mode, depends on {@code
+   * spark.sql.csv.parser.columnPruning.enabled}: a row shorter than the schema is malformed where every column is
+   * parsed (false), not where only the columns read are (true, the default). Until 2026-11-29 a filter stored without
+   * pruning was used with it and the join returned 2 of 4 rows.
+   */
+  @Test
+  void csvRowsKeptByColumnPruningDoNotUseTheFilterStoredWithoutIt() throws Throwable {
+    Path csv = dir.resolve("dim_short_rows");
+    java.nio.file.Files.createDirectories(csv);
+    java.nio.file.Files.writeString(csv.resolve("a.csv"), "5,a,1\n10,b\n");
+    spark.read().schema("k LONG, name STRING, n INT").option("mode", "DROPMALFORMED").csv(csv.toString())
+        .createOrReplaceTempView("dim_short_rows");
+    String query = "SELECT f.k, f.v FROM fact f JOIN dim_short_rows d ON f.k = d.k";
+    String pruning = "spark.sql.csv.parser.columnPruning.enabled";
+    spark.conf().set(pruning, "false");
+    try {
+      assertEquals(2, withRuleOff(query).size(), "the short row is dropped");
+      assertStaleAfter("dim_short_rows", "k", query, 4, () -> spark.conf().unset(pruning));
+    } finally {
+      spark.conf().unset(pruning);
+    }
+  }
+
+  /**
+   * Whether a JSON row with a malformed nested value keeps its other values ({@code
+   * spark.sql.json.enablePartialResults}, the default) or is all nulls decides whether a view's condition on the nested
+   * column selects it. Until 2026-11-29 a filter stored without partial results was used with them and the join
+   * returned 2 of 4 rows.
+   */
+  @Test
+  void jsonRowsReadWithPartialResultsDoNotUseTheFilterStoredWithoutThem() throws Throwable {
+    Path json = dir.resolve("dim_partial");
+    java.nio.file.Files.createDirectories(json);
+    java.nio.file.Files.writeString(json.resolve("a.json"), "{\"k\":5,\"s\":{\"x\":\"y\"}}\n{\"k\":10,\"s\":{\"x\":2}}\n");
+    spark.read().schema("k LONG, s STRUCT<x: INT>").json(json.toString()).createOrReplaceTempView("dim_partial_all");
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_partial AS SELECT * FROM dim_partial_all WHERE s IS NOT NULL");
+    String query = "SELECT f.k, f.v FROM fact f JOIN dim_partial d ON f.k = d.k";
+    String partial = "spark.sql.json.enablePartialResults";
+    spark.conf().set(partial, "false");
+    try {
+      assertEquals(2, withRuleOff(query).size(), "the row with a malformed s is all nulls");
+      assertStaleAfter("dim_partial", "k", query, 4, () -> spark.conf().unset(partial));
+    } finally {
+      spark.conf().unset(partial);
+    }
+  }
+
+  /**
+   * A view's condition on JSON parsed from a string column ({@code from_json}) selects other rows with and without
+   * {@code spark.sql.json.enablePartialResults}, though its table reads no JSON files. Until 2026-11-29 a filter stored
+   * without partial results was used with them and the join returned 2 of 4 rows.
+   */
+  @Test
+  void aConditionOnJsonParsedFromStringsWithPartialResultsDoesNotUseTheFilterStoredWithoutThem() throws Throwable {
+    spark.range(1, 3).selectExpr("id * 5 AS k",
+        "CASE WHEN id = 1 THEN '{\"s\":{\"x\":\"y\"}}' ELSE '{\"s\":{\"x\":2}}' END AS payload")
+        .write().parquet(dir.resolve("dim_payloads").toString());
+    spark.read().parquet(dir.resolve("dim_payloads").toString()).createOrReplaceTempView("dim_payloads_all");
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_payloads AS SELECT * FROM dim_payloads_all "
+        + "WHERE from_json(payload, 's STRUCT<x: INT>').s IS NOT NULL");
+    String query = "SELECT f.k, f.v FROM fact f JOIN dim_payloads d ON f.k = d.k";
+    String partial = "spark.sql.json.enablePartialResults";
+    spark.conf().set(partial, "false");
+    try {
+      assertEquals(2, withRuleOff(query).size(), "5's payload with a malformed x is all nulls");
+      assertStaleAfter("dim_payloads", "k", query, 4, () -> spark.conf().unset(partial));
+    } finally {
+      spark.conf().unset(partial);
+    }
+  }
+
+  /**
+   * A JSON empty string for a number is malformed, and its row dropped in DROPMALFORMED mode, unless {@code
+   * spark.sql.legacy.json.allowEmptyString.enabled} reads it as null; a view reading that column holds the row then.
+   * Until 2026-11-29 the filter stored without the setting was used with it and the join returned 2 of 4 rows.
+   */
+  @Test
+  void jsonEmptyStringsReadAsNullsDoNotUseTheFilterOfTheRowsDroppedForThem() throws Throwable {
+    Path json = dir.resolve("dim_empty_strings");
+    java.nio.file.Files.createDirectories(json);
+    java.nio.file.Files.writeString(json.resolve("a.json"), "{\"k\":5,\"n\":\"\"}\n{\"k\":10,\"n\":2}\n");
+    spark.read().schema("k LONG, n INT").option("mode", "DROPMALFORMED").json(json.toString())
+        .createOrReplaceTempView("dim_empty_strings_all");
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_empty_strings AS SELECT * FROM dim_empty_strings_all "
+        + "WHERE coalesce(n, 0) < 100");
+    String query = "SELECT f.k, f.v FROM fact f JOIN dim_empty_strings d ON f.k = d.k";
+    String emptyAsNull = "spark.sql.legacy.json.allowEmptyString.enabled";
+    try {
+      assertEquals(2, withRuleOff(query).size(), "the row with an empty n is dropped");
+      assertStaleAfter("dim_empty_strings", "k", query, 4, () -> spark.conf().set(emptyAsNull, "true"));
+    } finally {
+      spark.conf().unset(emptyAsNull);
+    }
+  }
+
+  /**
+   * A view of a CSV table's well-formed rows ({@code WHERE _corrupt_record IS NULL}) holds all rows where another
+   * column is the corrupt record column ({@code spark.sql.columnNameOfCorruptRecord}): {@code _corrupt_record} is then
+   * a column of the files, null in rows of two values. Until 2026-11-29 the filter of the well-formed rows was used
+   * under the other name and the join returned 2 of 4 rows (JSON alike).
+   */
+  @Test
+  void rowsReadUnderAnotherCorruptRecordColumnDoNotUseTheFilterOfTheWellFormedOnes() throws Throwable {
+    Path csv = dir.resolve("dim_well_formed");
+    java.nio.file.Files.createDirectories(csv);
+    java.nio.file.Files.writeString(csv.resolve("a.csv"), "5,x\n10,2\n");
+    spark.read().schema("k LONG, n INT, _corrupt_record STRING").csv(csv.toString())
+        .createOrReplaceTempView("dim_well_formed_all");
+    // The condition on n reads it, so that 5's row is parsed in full and malformed.
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_well_formed AS SELECT * FROM dim_well_formed_all "
+        + "WHERE _corrupt_record IS NULL AND coalesce(n, 0) >= 0");
+    String query = "SELECT f.k, f.v FROM fact f JOIN dim_well_formed d ON f.k = d.k";
+    String corruptRecord = "spark.sql.columnNameOfCorruptRecord";
+    try {
+      assertEquals(2, withRuleOff(query).size(), "5's row is malformed");
+      assertStaleAfter("dim_well_formed", "k", query, 4, () -> spark.conf().set(corruptRecord, "_malformed"));
+    } finally {
+      spark.conf().unset(corruptRecord);
+    }
+  }
+
+  /**
+   * CSV and JSON dates that their {@code dateFormat} does not parse are parsed again as Spark 2 did where {@code
+   * spark.sql.legacy.csv.enableDateTimeParsingFallback} (JSON: {@code ...json...}) is true: {@code 2024-1-6} is null
+   * with {@code yyyy-MM-dd} under the CORRECTED policy, and a date with the fallback. Until 2026-11-29 a filter stored
+   * without the fallback was used with it and the join returned 1 of 2 rows (CSV and JSON alike).
+   */
+  @Test
+  void datesParsedWithTheLegacyFallbackDoNotUseTheFilterStoredWithoutIt() throws Throwable {
+    spark.range(0, 10).selectExpr("date_add(DATE'2024-01-01', CAST(id AS INT)) AS d", "id AS v")
+        .write().parquet(dir.resolve("fact_days").toString());
+    spark.read().parquet(dir.resolve("fact_days").toString()).createOrReplaceTempView("fact_days");
+    String policy = "spark.sql.legacy.timeParserPolicy";
+    spark.conf().set(policy, "CORRECTED");
+    try {
+      for (String format : List.of("csv", "json")) {
+        Path files = dir.resolve("dim_days_" + format);
+        java.nio.file.Files.createDirectories(files);
+        java.nio.file.Files.writeString(files.resolve("a." + format), format.equals("csv") ? "2024-01-05\n2024-1-6\n"
+            : "{\"d\":\"2024-01-05\"}\n{\"d\":\"2024-1-6\"}\n");
+        spark.read().schema("d DATE").option("dateFormat", "yyyy-MM-dd").format(format).load(files.toString())
+            .createOrReplaceTempView("dim_days_" + format);
+        String query = "SELECT f.d, f.v AS k, f.v FROM fact_days f JOIN dim_days_" + format + " d ON f.d = d.d";
+        String fallback = "spark.sql.legacy." + format + ".enableDateTimeParsingFallback";
+        try {
+          assertEquals(1, withRuleOff(query).size(), format + ": 2024-1-6 is null");
+          assertStaleAfter("dim_days_" + format, "d", query, 2, () -> spark.conf().set(fallback, "true"));
+        } finally {
+          spark.conf().unset(fallback);
+        }
+      }
+    } finally {
+      spark.conf().unset(policy);
+    }
+  }
+
+  /**
+   * ORC files' columns are matched to the table's by position, not name, where the Hadoop setting {@code
+   * orc.force.positional.evolution} is true, which a session sets like its own ({@code SET
+   * orc.force.positional.evolution=true}): other values. Until 2026-11-29 the filter of the keys read by name was
+   * used by position and the join returned 0 of 4 rows.
+   */
+  @Test
+  void orcKeysReadByPositionDoNotUseTheFilterOfKeysReadByName() throws Throwable {
+    spark.range(1, 3).selectExpr("id * 5 + 2 AS j", "id * 5 AS k").write().orc(dir.resolve("dim_orc_order").toString());
+    // By name k is 5 and 10, by position the files' first column, j: 7 and 12.
+    spark.read().schema("k LONG, j LONG").orc(dir.resolve("dim_orc_order").toString())
+        .createOrReplaceTempView("dim_orc_order");
+    String query = "SELECT f.k, f.v FROM fact f JOIN dim_orc_order d ON f.k = d.k";
+    String positional = "orc.force.positional.evolution";
+    try {
+      assertStaleAfter("dim_orc_order", "k", query, 4, () -> spark.conf().set(positional, "true"));
+    } finally {
+      spark.conf().unset(positional);
+    }
+  }
+
+  /**
+   * The settings recorded where they differ from Spark's default leave a filter current where they are set to it, in
+   * any letters, and where they do not apply: a table without field ids, CSV columns (matched by position) under case
+   * sensitivity.
+   */
+  @Test
+  void readSettingsAtTheirDefaultsOrNotApplyingKeepTheFilterCurrent() throws Exception {
+    spark.sql("CREATE OR REPLACE TEMP VIEW dim_settings AS SELECT * FROM dim_all WHERE segment < 2");
+    Path csv = dir.resolve("dim_settings_csv");
+    java.nio.file.Files.createDirectories(csv);
+    java.nio.file.Files.writeString(csv.resolve("a.csv"), "5,a\n10,b\n");
+    spark.read().schema("k LONG, name STRING").csv(csv.toString()).createOrReplaceTempView("dim_settings_csv");
+    String parquetQuery = "SELECT f.k, f.v FROM fact f JOIN dim_settings d ON f.k = d.k";
+    String csvQuery = "SELECT f.k, f.v FROM fact f JOIN dim_settings_csv d ON f.k = d.k";
+    StoredFilterIndex.storeIndex(spark, "dim_settings", List.of("k"), dir.resolve("filters/dim_settings").toUri()
+        .toString(), 0.001);
+    StoredFilterIndex.storeIndex(spark, "dim_settings_csv", List.of("k"), dir.resolve("filters/dim_settings_csv")
+        .toUri().toString(), 0.001);
+    List<String> settings = List.of("spark.sql.caseSensitive", "spark.sql.parquet.fieldId.read.enabled",
+        "spark.sql.csv.parser.columnPruning.enabled", "spark.sql.columnNameOfCorruptRecord");
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    try {
+      spark.conf().set("spark.sql.caseSensitive", "FALSE");
+      spark.conf().set("spark.sql.csv.parser.columnPruning.enabled", "TRUE");
+      spark.conf().set("spark.sql.columnNameOfCorruptRecord", "_corrupt_record");
+      spark.conf().set("spark.sql.parquet.fieldId.read.enabled", "true"); // dim_all's schema has no field ids
+      assertTrue(compareWithRuleOff(parquetQuery).contains("filters/dim_settings"), "Parquet, defaults set");
+      assertTrue(compareWithRuleOff(csvQuery).contains("filters/dim_settings_csv"), "CSV, defaults set");
+      spark.conf().set("spark.sql.caseSensitive", "true");
+      assertFalse(compareWithRuleOff(parquetQuery).contains("filters/dim_settings"), "Parquet, case-sensitive");
+      assertTrue(compareWithRuleOff(csvQuery).contains("filters/dim_settings_csv"), "CSV, case-sensitive");
+    } finally {
+      settings.forEach(spark.conf()::unset);
+      spark.conf().unset(RuntimeFilterConf.FORCE);
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_settings");
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_settings_csv");
+    }
+  }
+
+  /**
    * A local file replaced under its name by one of the same length, its modification time set back (as a copy
    * keeping times does), is a change: its change time and inode differ. Until 2026-11-29 the filter was used and the
    * join returned 0 of 4 rows.
