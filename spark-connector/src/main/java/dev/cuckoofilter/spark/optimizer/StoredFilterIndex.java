@@ -159,7 +159,9 @@ public final class StoredFilterIndex {
    */
   public static FilterVersion storeIndex(SparkSession spark, String table, List<String> keyColumns, String location,
       double fpp) throws IOException {
-    String fingerprint = indexableFingerprint(spark, table, keyColumns);
+    LogicalPlan plan = planned(spark, table);
+    String fingerprint = indexableFingerprint(table, plan, keyColumns);
+    refuseSkippingUnreadableFiles(table, relation(plan).get());
     SparkCuckooFilter filter = CuckooFilters.builder(spark.table(table)).keys(keyColumns.toArray(new String[0]))
         .fpp(fpp).build();
     FilterStore store = FilterStore.open(location, spark);
@@ -169,6 +171,26 @@ public final class StoredFilterIndex {
     FilterVersion version = store.publish(filter.filter(), metadata);
     register(spark, table, location);
     return version;
+  }
+
+  /**
+   * Refuses to build a stored filter of {@code table} while its files are read with {@code ignoreCorruptFiles} (the
+   * session's {@code spark.sql.files.ignoreCorruptFiles} or the relation's option of that name): Spark then skips a
+   * file on any error reading it, a passing one too, and the filter would lack that file's keys under a fingerprint
+   * that still lists the file, so every later query would trust it and lose the rows of those keys.
+   */
+  private static void refuseSkippingUnreadableFiles(String table, HadoopFsRelation relation) {
+    String option = JavaConverters.mapAsJavaMapConverter(relation.options()).asJava().entrySet().stream()
+        .filter(o -> o.getKey().equalsIgnoreCase("ignoreCorruptFiles")).map(Map.Entry::getValue).findFirst()
+        .orElse(null);
+    boolean skips = option != null ? Boolean.parseBoolean(option.trim()) : SQLConf.get().ignoreCorruptFiles();
+    if (skips) {
+      throw new IllegalArgumentException("table " + table + " is read with ignoreCorruptFiles ("
+          + (option != null ? "its option ignoreCorruptFiles=" + option : "spark.sql.files.ignoreCorruptFiles=true")
+          + "), which skips a file on any error reading it, a passing one too: a stored filter built so could lack "
+          + "keys that later reads return; store it with " + (option != null ? "that option" : "that setting")
+          + " false");
+    }
   }
 
   /**
@@ -198,7 +220,7 @@ public final class StoredFilterIndex {
     // latest if retention removes the one it is reading (reading its record, then its metadata, failed then).
     StoredFilter latest = store.readLatest();
     List<String> keyColumns = latest.metadata().keyColumns().stream().map(StructField::name).toList();
-    String fingerprint = indexableFingerprint(spark, table, keyColumns);
+    String fingerprint = indexableFingerprint(table, planned(spark, table), keyColumns);
     UpdateResult result = FilterUpdater.update(latest,
         change);
     return FilterUpdater.publish(store, latest, result, "table " + table,
@@ -206,12 +228,12 @@ public final class StoredFilterIndex {
   }
 
   /**
-   * The fingerprint of a table or view that a stored filter of {@code keyColumns} can index.
+   * The fingerprint of the table or view {@code table}, planned as {@code plan}, that a stored filter of {@code
+   * keyColumns} can index.
    *
    * @throws IllegalArgumentException naming the table and the reason otherwise
    */
-  private static String indexableFingerprint(SparkSession spark, String table, List<String> keyColumns) {
-    LogicalPlan plan = planned(spark, table);
+  private static String indexableFingerprint(String table, LogicalPlan plan, List<String> keyColumns) {
     String reason = notIndexable(plan, keyColumns);
     if (reason != null) {
       throw new IllegalArgumentException("table " + table + " cannot be indexed by a stored filter of " + keyColumns

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cuckoofilter.spark.CuckooFilters;
 import dev.cuckoofilter.spark.SparkTestSession;
 import dev.cuckoofilter.spark.expressions.PruneMetrics;
+import dev.cuckoofilter.spark.store.FilterStore;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
@@ -307,6 +308,34 @@ class StoredFilterIndexTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> StoredFilterIndex.storeIndex(
         spark, "not_files", List.of("id"), dir.resolve("filters/x").toUri().toString(), 0.01));
     assertTrue(e.getMessage().contains("file-based"), e.getMessage());
+  }
+
+  /**
+   * With ignoreCorruptFiles Spark skips a file on any error reading it, a passing one too, and a filter built so would
+   * lack its keys under a fingerprint that still lists it: storeIndex refuses, naming the setting or the option, and
+   * publishes nothing; the relation's option decides over the session's setting, as it does for Spark's reads.
+   */
+  @Test
+  void aTableReadSkippingCorruptFilesIsNotStored() throws Exception {
+    String location = dir.resolve("filters/dim_skipping").toUri().toString();
+    spark.conf().set("spark.sql.files.ignoreCorruptFiles", "true");
+    try {
+      IllegalArgumentException bySetting = assertThrows(IllegalArgumentException.class,
+          () -> StoredFilterIndex.storeIndex(spark, "dim_active", List.of("k"), location, 0.01));
+      assertTrue(bySetting.getMessage().contains("spark.sql.files.ignoreCorruptFiles=true"), bySetting.getMessage());
+      assertTrue(FilterStore.open(location, spark).latest().isEmpty());
+      spark.read().option("ignoreCorruptFiles", "false").parquet(dir.resolve("dim").toString())
+          .createOrReplaceTempView("dim_not_skipping");
+      assertEquals(1, StoredFilterIndex.storeIndex(spark, "dim_not_skipping", List.of("k"), location, 0.01).version());
+    } finally {
+      spark.conf().unset("spark.sql.files.ignoreCorruptFiles");
+    }
+    spark.read().option("IGNORECORRUPTFILES", "true").parquet(dir.resolve("dim").toString())
+        .createOrReplaceTempView("dim_skipping");
+    IllegalArgumentException byOption = assertThrows(IllegalArgumentException.class,
+        () -> StoredFilterIndex.storeIndex(spark, "dim_skipping", List.of("k"), location, 0.01));
+    assertTrue(byOption.getMessage().contains("its option ignoreCorruptFiles=true"), byOption.getMessage());
+    assertEquals(1, FilterStore.open(location, spark).latest().get().version());
   }
 
   @Test
