@@ -91,7 +91,8 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     // no filter is injected, the plan is left as it was, for Spark's own rewrite.
     LogicalPlan subqueriesAsJoins = RewritePredicateSubquery$.MODULE$.apply(plan);
     int[] budget = {conf.maxFilters};
-    LogicalPlan rewritten = rewrite(subqueriesAsJoins, conf, budget, hinted, null);
+    LogicalPlan rewritten =
+        StoredFilterIndex.withinOneQuery(() -> rewrite(subqueriesAsJoins, conf, budget, hinted, null));
     if (rewritten == subqueriesAsJoins) {
       rewritten = plan;
     }

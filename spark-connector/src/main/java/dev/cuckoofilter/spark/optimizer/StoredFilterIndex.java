@@ -361,6 +361,56 @@ public final class StoredFilterIndex {
   /** A stored filter that can replace a build for a join side, or why it cannot. */
   record Match(Expression probe, String description) {}
 
+  /** What {@link #find} read and computed during one optimization of a query ({@link #withinOneQuery}), by key. */
+  private static final ThreadLocal<Map<List<Object>, Object>> QUERY_MEMO = new ThreadLocal<>();
+
+  /** A computation that reads a filter store or lists a table's files. */
+  private interface IoSupplier<T> {
+    T get() throws IOException;
+  }
+
+  /**
+   * Runs {@code optimization}, the runtime filter rule on one query's plan, reading each registration's latest version
+   * and metadata, planning its table and fingerprinting it at most once: a query joining a registered table more than
+   * once (a dimension joined on two keys, a self-join) did all of it for each join, one listing of the table's files
+   * each. One view for the whole query is also the consistent one.
+   */
+  static <T> T withinOneQuery(java.util.function.Supplier<T> optimization) {
+    if (QUERY_MEMO.get() != null) {
+      return optimization.get();
+    }
+    QUERY_MEMO.set(new java.util.HashMap<>());
+    try {
+      return optimization.get();
+    } finally {
+      QUERY_MEMO.remove();
+    }
+  }
+
+  /** {@code compute}'s value, from the memo of the query being optimized if it holds {@code key} (or outside one). */
+  @SuppressWarnings("unchecked")
+  private static <T> T once(IoSupplier<T> compute, Object... key) throws IOException {
+    Map<List<Object>, Object> memo = QUERY_MEMO.get();
+    if (memo == null) {
+      return compute.get();
+    }
+    List<Object> memoKey = List.of(key);
+    if (memo.containsKey(memoKey)) {
+      return (T) memo.get(memoKey);
+    }
+    T value = compute.get();
+    memo.put(memoKey, value);
+    return value;
+  }
+
+  /** Drops {@code key} from the memo of the query being optimized, to read it again. */
+  private static void forget(Object... key) {
+    Map<List<Object>, Object> memo = QUERY_MEMO.get();
+    if (memo != null) {
+      memo.remove(List.of(key));
+    }
+  }
+
   /**
    * The probe of a registered, current stored filter for a join side ({@code creation}, keyed by
    * {@code creationKeys}) used to prune another side keyed by {@code keys}; empty if none applies. The caller
@@ -390,6 +440,7 @@ public final class StoredFilterIndex {
           break;
         } catch (FilterVersionNotFoundException e) {
           // Retention removed the version being read, which it does only once a newer one exists: use that one.
+          forget("latest", r.getValue());
           // Should retention outrun the reads, build a filter for this query instead (a removed version is no
           // reason to fail a query; a damaged one, StoredFilterCorruptException, still fails it below).
           if (attempt == LOOKUP_ATTEMPTS) {
@@ -418,7 +469,7 @@ public final class StoredFilterIndex {
   private static Optional<Match> match(SparkSession spark, String table, String location, LogicalPlan creation,
       List<Expression> creationKeys, List<Expression> keys, List<String> creationRoots) throws IOException {
     FilterStore store = FilterStore.open(location, spark);
-    Optional<FilterVersion> latest = store.latest();
+    Optional<FilterVersion> latest = once(store::latest, "latest", location);
     if (latest.isEmpty()) {
       return Optional.empty();
     }
@@ -431,7 +482,9 @@ public final class StoredFilterIndex {
     }
     LogicalPlan registered;
     try {
-      registered = planned(spark, table);
+      registered = once(() -> planned(spark, table), "planned", table);
+    } catch (IOException e) {
+      throw e;
     } catch (Exception e) { // the table or view no longer exists: the registration is ignored
       return Optional.empty();
     }
@@ -442,7 +495,8 @@ public final class StoredFilterIndex {
       return Optional.empty();
     }
     // The commit record decides; the filter file is read (and verified) only for a version that is used.
-    FilterMetadata metadata = store.metadata(latest.get().version());
+    FilterMetadata metadata = once(() -> store.metadata(latest.get().version()), "metadata", location,
+        latest.get().version());
     String recorded = metadata.properties().get(FINGERPRINT);
     if (recorded == null) {
       warnUnfingerprinted(table, latest.get());
@@ -454,7 +508,7 @@ public final class StoredFilterIndex {
     // Last, as it lists the table's files: whether the definition and the files are still those the filter was
     // built from.
     if (order == null || notIndexable(registered, storedNames) != null
-        || !fingerprint(registered, storedNames).equals(recorded)) {
+        || !once(() -> fingerprint(registered, storedNames), "fingerprint", table, storedNames).equals(recorded)) {
       return Optional.empty(); // other rows, indexes other columns, or stale: build instead
     }
     List<Expression> probed = new ArrayList<>();

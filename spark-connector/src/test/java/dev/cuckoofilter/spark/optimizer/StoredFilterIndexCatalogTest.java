@@ -166,7 +166,7 @@ class StoredFilterIndexCatalogTest {
   }
 
   /** Files listed so far, from the file system or Spark's file status cache. */
-  private static long listedFiles() {
+  static long listedFiles() {
     return org.apache.spark.metrics.source.HiveCatalogMetrics.METRIC_FILES_DISCOVERED().getCount()
         + org.apache.spark.metrics.source.HiveCatalogMetrics.METRIC_FILE_CACHE_HITS().getCount();
   }

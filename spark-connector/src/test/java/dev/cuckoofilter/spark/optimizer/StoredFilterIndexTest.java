@@ -338,6 +338,31 @@ class StoredFilterIndexTest {
     assertEquals(1, FilterStore.open(location, spark).latest().get().version());
   }
 
+  /**
+   * A query joining a registered table twice (a dimension joined on two keys) decided at each join whether the stored
+   * filter is current, planning the table and listing its files (its fingerprint) each time: 2 x its files listed
+   * while optimizing the query. A query reads each registration once now: 1 x, and both joins use the filter.
+   */
+  @Test
+  void aQueryJoiningARegisteredTableTwiceListsItsFilesOnce() throws Exception {
+    spark.read().parquet(dir.resolve("dim").toString()).createOrReplaceTempView("dim_twice");
+    int files = spark.table("dim_twice").inputFiles().length;
+    StoredFilterIndex.storeIndex(spark, "dim_twice", List.of("k"), dir.resolve("filters/dim_twice").toUri().toString(),
+        0.01);
+    String query = "SELECT f.k, f.v FROM fact f JOIN dim_twice a ON f.k = a.k JOIN dim_twice b ON f.v = b.k";
+    try {
+      Dataset<Row> joined = spark.sql(query);
+      String explained = plan(joined);
+      assertEquals(2, explained.split("filters/dim_twice version 1", -1).length - 1, explained);
+      long before = StoredFilterIndexCatalogTest.listedFiles();
+      spark.sql(query).queryExecution().optimizedPlan();
+      assertEquals(files, StoredFilterIndexCatalogTest.listedFiles() - before, "files of dim_twice listed");
+      assertEquals(withRuleOff(query), sorted(joined));
+    } finally {
+      spark.conf().unset(StoredFilterIndex.PREFIX + "dim_twice");
+    }
+  }
+
   @Test
   void nonRepeatableViewsAreNeitherIndexedNorServedByAStoredFilter() throws Exception {
     String location = dir.resolve("filters/dim_sampled").toUri().toString();
