@@ -859,20 +859,33 @@ public final class StoredFilterIndex {
     java.util.TreeMap<String, String> options = new java.util.TreeMap<>();
     JavaConverters.mapAsJavaMapConverter(relation.options()).asJava()
         .forEach((k, v) -> options.put(k.toLowerCase(Locale.ROOT), v)); // options are case-insensitive
+    String settings = readSettings(relation, plan, SQLConf.get());
+    // Spark reads some of them from the session that created the relation (Parquet's and ORC's case sensitivity, the
+    // CSV and JSON time zone, column pruning and corrupt record column, ...), others from the one running the query:
+    // where the two differ (a global temp view over a DataFrame of another session), both count.
+    String relationSession = readSettings(relation, plan, relation.sparkSession().sessionState().conf());
+    return relation.fileFormat().getClass().getName() + "\t" + relation.dataSchema().json() + "\t"
+        + relation.partitionSchema().json() + "\t" + relation.bucketSpec() + "\t" + options + "\t" + settings
+        + (relationSession.equals(settings) ? "" : "\trelation's session\t" + relationSession);
+  }
+
+  /**
+   * The settings of {@code conf} that {@link #howFilesAreRead} records: the time zone (or nothing), then the date and
+   * time settings and the format's settings, each preceded by a tab where there are any.
+   */
+  private static String readSettings(HadoopFsRelation relation, LogicalPlan plan, SQLConf conf) {
     boolean readsTimestamps = reads(relation, TimestampType.class);
-    String timeZone = readsTimestamps ? SQLConf.get().sessionLocalTimeZone() : "";
+    String timeZone = readsTimestamps ? conf.sessionLocalTimeZone() : "";
     String datetimes = "";
     if (readsTimestamps || reads(relation, DateType.class) || computesDatetimes(plan)) {
       // Their values are case-insensitive names, kept as set: LEGACY and legacy are the same policy.
       datetimes = DATETIME_READ_SETTINGS.stream()
-          .map(k -> k + "=" + SQLConf.get().getConfString(k).toUpperCase(Locale.ROOT))
+          .map(k -> k + "=" + conf.getConfString(k).toUpperCase(Locale.ROOT))
           .collect(java.util.stream.Collectors.joining(","));
-      datetimes += nonDefault(DATETIME_READ_SETTINGS_WHERE_SET);
+      datetimes += nonDefault(DATETIME_READ_SETTINGS_WHERE_SET, conf);
     }
-    String formatSettings = formatReadSettings(relation, plan);
-    return relation.fileFormat().getClass().getName() + "\t" + relation.dataSchema().json() + "\t"
-        + relation.partitionSchema().json() + "\t" + relation.bucketSpec() + "\t" + options + "\t" + timeZone
-        + (datetimes.isEmpty() ? "" : "\t" + datetimes)
+    String formatSettings = formatReadSettings(relation, plan, conf);
+    return timeZone + (datetimes.isEmpty() ? "" : "\t" + datetimes)
         + (formatSettings.isEmpty() ? "" : "\t" + formatSettings.substring(1));
   }
 
@@ -889,7 +902,7 @@ public final class StoredFilterIndex {
    * from_csv}). JSON fields and CSV columns are matched by name exactly and by position, whatever {@code
    * spark.sql.caseSensitive}.
    */
-  private static String formatReadSettings(HadoopFsRelation relation, LogicalPlan plan) {
+  private static String formatReadSettings(HadoopFsRelation relation, LogicalPlan plan, SQLConf conf) {
     FileFormat format = relation.fileFormat();
     boolean parsesJson = format instanceof JsonFileFormat
         || anyExpression(plan, e -> e instanceof org.apache.spark.sql.catalyst.expressions.JsonToStructs);
@@ -911,7 +924,7 @@ public final class StoredFilterIndex {
     if (parsesCsv || parsesJson) {
       settings.add(SQLConf.COLUMN_NAME_OF_CORRUPT_RECORD());
     }
-    String recorded = nonDefault(settings);
+    String recorded = nonDefault(settings, conf);
     // A Hadoop setting, which a session sets like its own (SET orc.force.positional.evolution=true).
     if (format instanceof OrcFileFormat && relation.sparkSession().sessionState()
         .newHadoopConfWithOptions(relation.options()).getBoolean(ORC_POSITIONAL, false)) {
@@ -925,10 +938,10 @@ public final class StoredFilterIndex {
    * setting, without one, where it is set), in the order given; compared as values, so that {@code TRUE} is {@code
    * true}.
    */
-  private static String nonDefault(List<ConfigEntry<?>> settings) {
+  private static String nonDefault(List<ConfigEntry<?>> settings, SQLConf conf) {
     StringBuilder recorded = new StringBuilder();
     for (ConfigEntry<?> setting : settings) {
-      Object value = SQLConf.get().getConf(setting);
+      Object value = conf.getConf(setting);
       Object byDefault = setting.defaultValue().isDefined() ? setting.defaultValue().get() : scala.None$.MODULE$;
       if (!value.equals(byDefault)) {
         recorded.append(',').append(setting.key()).append('=')
