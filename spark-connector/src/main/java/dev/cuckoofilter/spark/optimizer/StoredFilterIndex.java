@@ -78,7 +78,8 @@ import scala.collection.JavaConverters;
  * projections (the relation and how it reads its files: format, schemas, options, the session time zone if it
  * reads timestamps, the date and time parser and calendar settings if it reads dates or timestamps, and, where they
  * differ from Spark's default, the settings that match its files' columns to its own or decide which rows are
- * malformed, such as {@code spark.sql.caseSensitive} for Parquet and ORC; every filter
+ * malformed, such as {@code spark.sql.caseSensitive} for Parquet and ORC, all of the session running the query and,
+ * where they differ, of the session that created the relation, from which Spark reads some of them; every filter
  * condition; the positions of the key columns in the relation) and of the path,
  * length, modification time and, where the file system has one, identity (HDFS inode, S3A ETag, local inode and
  * change time: {@link FileIdentities}) of every file of that (file-based) relation, with the values of the partition
@@ -853,7 +854,8 @@ public final class StoredFilterIndex {
    * values, are read in it: in another zone they are other instants), and the settings of how dates and times are
    * parsed and read if it reads either or {@code plan} (the relation with its conditions, {@link Base}) computes with
    * them ({@link #DATETIME_READ_SETTINGS}, {@link #computesDatetimes}), and the settings that match its files' columns
-   * to its own or decide which rows (or values parsed by {@code plan}) are malformed ({@link #formatReadSettings}).
+   * to its own or decide which rows (or values parsed by {@code plan}) are malformed ({@link #formatReadSettings}):
+   * those of the session running the query and, where they differ, those of the session that created the relation.
    */
   private static String howFilesAreRead(HadoopFsRelation relation, LogicalPlan plan) {
     java.util.TreeMap<String, String> options = new java.util.TreeMap<>();
