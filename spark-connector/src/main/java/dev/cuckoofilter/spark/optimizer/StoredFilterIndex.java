@@ -78,7 +78,8 @@ import scala.collection.JavaConverters;
  * projections (the relation and how it reads its files: format, schemas, options, the session time zone if it
  * reads timestamps, the date and time parser and calendar settings if it reads dates or timestamps, and, where they
  * differ from Spark's default, the settings that match its files' columns to its own or decide which rows are
- * malformed, such as {@code spark.sql.caseSensitive} for Parquet and ORC; every filter
+ * malformed, such as {@code spark.sql.caseSensitive} for Parquet and ORC, all of the session running the query and,
+ * where they differ, of the session that created the relation, from which Spark reads some of them; every filter
  * condition; the positions of the key columns in the relation) and of the path,
  * length, modification time and, where the file system has one, identity (HDFS inode, S3A ETag, local inode and
  * change time: {@link FileIdentities}) of every file of that (file-based) relation, with the values of the partition
@@ -853,26 +854,40 @@ public final class StoredFilterIndex {
    * values, are read in it: in another zone they are other instants), and the settings of how dates and times are
    * parsed and read if it reads either or {@code plan} (the relation with its conditions, {@link Base}) computes with
    * them ({@link #DATETIME_READ_SETTINGS}, {@link #computesDatetimes}), and the settings that match its files' columns
-   * to its own or decide which rows (or values parsed by {@code plan}) are malformed ({@link #formatReadSettings}).
+   * to its own or decide which rows (or values parsed by {@code plan}) are malformed ({@link #formatReadSettings}):
+   * those of the session running the query and, where they differ, those of the session that created the relation.
    */
   private static String howFilesAreRead(HadoopFsRelation relation, LogicalPlan plan) {
     java.util.TreeMap<String, String> options = new java.util.TreeMap<>();
     JavaConverters.mapAsJavaMapConverter(relation.options()).asJava()
         .forEach((k, v) -> options.put(k.toLowerCase(Locale.ROOT), v)); // options are case-insensitive
+    String settings = readSettings(relation, plan, SQLConf.get());
+    // Spark reads some of them from the session that created the relation (Parquet's and ORC's case sensitivity, the
+    // CSV and JSON time zone, column pruning and corrupt record column, ...), others from the one running the query:
+    // where the two differ (a global temp view over a DataFrame of another session), both count.
+    String relationSession = readSettings(relation, plan, relation.sparkSession().sessionState().conf());
+    return relation.fileFormat().getClass().getName() + "\t" + relation.dataSchema().json() + "\t"
+        + relation.partitionSchema().json() + "\t" + relation.bucketSpec() + "\t" + options + "\t" + settings
+        + (relationSession.equals(settings) ? "" : "\trelation's session\t" + relationSession);
+  }
+
+  /**
+   * The settings of {@code conf} that {@link #howFilesAreRead} records: the time zone (or nothing), then the date and
+   * time settings and the format's settings, each preceded by a tab where there are any.
+   */
+  private static String readSettings(HadoopFsRelation relation, LogicalPlan plan, SQLConf conf) {
     boolean readsTimestamps = reads(relation, TimestampType.class);
-    String timeZone = readsTimestamps ? SQLConf.get().sessionLocalTimeZone() : "";
+    String timeZone = readsTimestamps ? conf.sessionLocalTimeZone() : "";
     String datetimes = "";
     if (readsTimestamps || reads(relation, DateType.class) || computesDatetimes(plan)) {
       // Their values are case-insensitive names, kept as set: LEGACY and legacy are the same policy.
       datetimes = DATETIME_READ_SETTINGS.stream()
-          .map(k -> k + "=" + SQLConf.get().getConfString(k).toUpperCase(Locale.ROOT))
+          .map(k -> k + "=" + conf.getConfString(k).toUpperCase(Locale.ROOT))
           .collect(java.util.stream.Collectors.joining(","));
-      datetimes += nonDefault(DATETIME_READ_SETTINGS_WHERE_SET);
+      datetimes += nonDefault(DATETIME_READ_SETTINGS_WHERE_SET, conf);
     }
-    String formatSettings = formatReadSettings(relation, plan);
-    return relation.fileFormat().getClass().getName() + "\t" + relation.dataSchema().json() + "\t"
-        + relation.partitionSchema().json() + "\t" + relation.bucketSpec() + "\t" + options + "\t" + timeZone
-        + (datetimes.isEmpty() ? "" : "\t" + datetimes)
+    String formatSettings = formatReadSettings(relation, plan, conf);
+    return timeZone + (datetimes.isEmpty() ? "" : "\t" + datetimes)
         + (formatSettings.isEmpty() ? "" : "\t" + formatSettings.substring(1));
   }
 
@@ -889,7 +904,7 @@ public final class StoredFilterIndex {
    * from_csv}). JSON fields and CSV columns are matched by name exactly and by position, whatever {@code
    * spark.sql.caseSensitive}.
    */
-  private static String formatReadSettings(HadoopFsRelation relation, LogicalPlan plan) {
+  private static String formatReadSettings(HadoopFsRelation relation, LogicalPlan plan, SQLConf conf) {
     FileFormat format = relation.fileFormat();
     boolean parsesJson = format instanceof JsonFileFormat
         || anyExpression(plan, e -> e instanceof org.apache.spark.sql.catalyst.expressions.JsonToStructs);
@@ -911,7 +926,7 @@ public final class StoredFilterIndex {
     if (parsesCsv || parsesJson) {
       settings.add(SQLConf.COLUMN_NAME_OF_CORRUPT_RECORD());
     }
-    String recorded = nonDefault(settings);
+    String recorded = nonDefault(settings, conf);
     // A Hadoop setting, which a session sets like its own (SET orc.force.positional.evolution=true).
     if (format instanceof OrcFileFormat && relation.sparkSession().sessionState()
         .newHadoopConfWithOptions(relation.options()).getBoolean(ORC_POSITIONAL, false)) {
@@ -925,10 +940,10 @@ public final class StoredFilterIndex {
    * setting, without one, where it is set), in the order given; compared as values, so that {@code TRUE} is {@code
    * true}.
    */
-  private static String nonDefault(List<ConfigEntry<?>> settings) {
+  private static String nonDefault(List<ConfigEntry<?>> settings, SQLConf conf) {
     StringBuilder recorded = new StringBuilder();
     for (ConfigEntry<?> setting : settings) {
-      Object value = SQLConf.get().getConf(setting);
+      Object value = conf.getConf(setting);
       Object byDefault = setting.defaultValue().isDefined() ? setting.defaultValue().get() : scala.None$.MODULE$;
       if (!value.equals(byDefault)) {
         recorded.append(',').append(setting.key()).append('=')

@@ -516,6 +516,56 @@ class StoredFilterIndexTest {
   }
 
   /**
+   * A relation reads its files with some settings of the session that created it, not the one running the query:
+   * Spark's Parquet reader matches the files' columns to the table's with that session's {@code
+   * spark.sql.caseSensitive}. A global temp view over a DataFrame of this session, indexed and queried from another
+   * session, reads other keys once this session's setting changes. Until 2026-11-29 the fingerprint recorded the
+   * querying session's settings only: the stale filter (stored while the files' {@code K} was not {@code k}) was used
+   * and the join returned 0 of 4 rows. Where both sessions' settings are the same, the fingerprint is the one the
+   * relation's own session computes, as before.
+   */
+  @Test
+  void aChangeOfTheSettingsOfTheSessionThatCreatedTheRelationMakesTheFilterStale() throws Exception {
+    String caseSensitive = "spark.sql.caseSensitive";
+    String view = "dim_upper_shared";
+    spark.range(1, 3).selectExpr("id * 5 AS K", "concat('u', id) AS name").write().parquet(dir.resolve(view).toString());
+    spark.conf().set(caseSensitive, "true");
+    SparkSession other = spark.newSession();
+    try {
+      spark.read().schema("k LONG, name STRING").parquet(dir.resolve(view).toString())
+          .createOrReplaceGlobalTempView(view);
+      other.read().parquet(dir.resolve("fact").toString()).createOrReplaceTempView("fact");
+      SparkSession.setActiveSession(other);
+      String query = "SELECT f.k, f.v FROM fact f JOIN global_temp." + view + " d ON f.k = d.k";
+      assertEquals(0, withRuleOff(query).size(), "K is not k in the relation's (case-sensitive) session");
+      StoredFilterIndex.storeIndex(other, "global_temp." + view, List.of("k"),
+          dir.resolve("filters/" + view).toUri().toString(), 0.001);
+      other.conf().set(RuntimeFilterConf.FORCE, "true");
+      Dataset<Row> current = other.sql(query);
+      assertTrue(plan(current).contains("filters/" + view), "used while current: " + plan(current));
+      assertEquals(0, current.collectAsList().size());
+
+      spark.conf().unset(caseSensitive);
+      List<Row> expected = withRuleOff(query);
+      assertEquals(4, expected.size(), "K is k in the relation's session now");
+      Dataset<Row> on = other.sql(query);
+      assertEquals(expected, sorted(on), "rows with the rule on (plan " + plan(on) + ")");
+      assertFalse(plan(on).contains("filters/" + view), "a stale filter is not used: " + plan(on));
+
+      // Both sessions' settings the same again: the fingerprint is the relation's own session's.
+      String fromOther = StoredFilterIndex.fingerprint(StoredFilterIndex.planned(other, "global_temp." + view),
+          List.of("k"));
+      SparkSession.setActiveSession(spark);
+      assertEquals(StoredFilterIndex.fingerprint(StoredFilterIndex.planned(spark, "global_temp." + view),
+          List.of("k")), fromOther);
+    } finally {
+      SparkSession.setActiveSession(spark);
+      spark.conf().unset(caseSensitive);
+      spark.catalog().dropGlobalTempView(view);
+    }
+  }
+
+  /**
    * Where a table's schema has Parquet field ids, {@code spark.sql.parquet.fieldId.read.enabled} reads each of its
    * columns from the files' column of that id, not of its name: other values. Until 2026-11-29 a filter stored with
    * ids read was used with names read and the join returned 0 of 4 rows.
