@@ -481,12 +481,8 @@ class StoredFilterIndexTest {
     }
     spark.read().parquet(dir.resolve("dim_ts96").toString()).createOrReplaceTempView("dim_ts96");
     String query = "SELECT f.t AS k, f.v FROM fact_ts96 f JOIN dim_ts96 d ON f.t = d.t";
-    String conversion = "spark.sql.parquet.int96TimestampConversion";
-    try {
-      assertStaleAfter("dim_ts96", "t", query, 2, () -> spark.conf().set(conversion, "true"));
-    } finally {
-      spark.conf().unset(conversion);
-    }
+    assertStaleWhenSettingChanges("dim_ts96", "t", query, "spark.sql.parquet.int96TimestampConversion", null, -1,
+        "true", 2);
   }
 
   /**
@@ -497,7 +493,6 @@ class StoredFilterIndexTest {
    */
   @Test
   void keysReadCaseInsensitivelyDoNotUseTheFilterStoredCaseSensitively() throws Throwable {
-    String caseSensitive = "spark.sql.caseSensitive";
     for (String format : List.of("parquet", "orc")) {
       String table = "dim_upper_" + format;
       spark.range(1, 3).selectExpr("id * 5 AS K", "concat('u', id) AS name").write().format(format)
@@ -505,13 +500,8 @@ class StoredFilterIndexTest {
       spark.read().schema("k LONG, name STRING").format(format).load(dir.resolve(table).toString())
           .createOrReplaceTempView(table);
       String query = "SELECT f.k, f.v FROM fact f JOIN " + table + " d ON f.k = d.k";
-      spark.conf().set(caseSensitive, "true");
-      try {
-        assertEquals(0, withRuleOff(query).size(), format + ": K is not k case-sensitively");
-        assertStaleAfter(table, "k", query, 4, () -> spark.conf().unset(caseSensitive));
-      } finally {
-        spark.conf().unset(caseSensitive);
-      }
+      // Case-sensitively K is not k: no rows.
+      assertStaleWhenSettingChanges(table, "k", query, "spark.sql.caseSensitive", "true", 0, null, 4);
     }
   }
 
@@ -582,13 +572,8 @@ class StoredFilterIndexTest {
     spark.read().schema(new org.apache.spark.sql.types.StructType().add("k", "long", true, fieldId.apply(2)))
         .parquet(dir.resolve("dim_field_ids").toString()).createOrReplaceTempView("dim_field_ids");
     String query = "SELECT f.k, f.v FROM fact f JOIN dim_field_ids d ON f.k = d.k";
-    String byId = "spark.sql.parquet.fieldId.read.enabled";
-    spark.conf().set(byId, "true");
-    try {
-      assertStaleAfter("dim_field_ids", "k", query, 4, () -> spark.conf().unset(byId));
-    } finally {
-      spark.conf().unset(byId);
-    }
+    assertStaleWhenSettingChanges("dim_field_ids", "k", query, "spark.sql.parquet.fieldId.read.enabled", "true", -1,
+        null, 4);
   }
 
   /**
@@ -605,14 +590,9 @@ class StoredFilterIndexTest {
     spark.read().schema("k LONG, name STRING, n INT").option("mode", "DROPMALFORMED").csv(csv.toString())
         .createOrReplaceTempView("dim_short_rows");
     String query = "SELECT f.k, f.v FROM fact f JOIN dim_short_rows d ON f.k = d.k";
-    String pruning = "spark.sql.csv.parser.columnPruning.enabled";
-    spark.conf().set(pruning, "false");
-    try {
-      assertEquals(2, withRuleOff(query).size(), "the short row is dropped");
-      assertStaleAfter("dim_short_rows", "k", query, 4, () -> spark.conf().unset(pruning));
-    } finally {
-      spark.conf().unset(pruning);
-    }
+    // Without pruning the short row is dropped: 2 rows.
+    assertStaleWhenSettingChanges("dim_short_rows", "k", query, "spark.sql.csv.parser.columnPruning.enabled", "false",
+        2, null, 4);
   }
 
   /**
@@ -629,14 +609,9 @@ class StoredFilterIndexTest {
     spark.read().schema("k LONG, s STRUCT<x: INT>").json(json.toString()).createOrReplaceTempView("dim_partial_all");
     spark.sql("CREATE OR REPLACE TEMP VIEW dim_partial AS SELECT * FROM dim_partial_all WHERE s IS NOT NULL");
     String query = "SELECT f.k, f.v FROM fact f JOIN dim_partial d ON f.k = d.k";
-    String partial = "spark.sql.json.enablePartialResults";
-    spark.conf().set(partial, "false");
-    try {
-      assertEquals(2, withRuleOff(query).size(), "the row with a malformed s is all nulls");
-      assertStaleAfter("dim_partial", "k", query, 4, () -> spark.conf().unset(partial));
-    } finally {
-      spark.conf().unset(partial);
-    }
+    // Without partial results the row with a malformed s is all nulls: 2 rows.
+    assertStaleWhenSettingChanges("dim_partial", "k", query, "spark.sql.json.enablePartialResults", "false", 2, null,
+        4);
   }
 
   /**
@@ -653,14 +628,9 @@ class StoredFilterIndexTest {
     spark.sql("CREATE OR REPLACE TEMP VIEW dim_payloads AS SELECT * FROM dim_payloads_all "
         + "WHERE from_json(payload, 's STRUCT<x: INT>').s IS NOT NULL");
     String query = "SELECT f.k, f.v FROM fact f JOIN dim_payloads d ON f.k = d.k";
-    String partial = "spark.sql.json.enablePartialResults";
-    spark.conf().set(partial, "false");
-    try {
-      assertEquals(2, withRuleOff(query).size(), "5's payload with a malformed x is all nulls");
-      assertStaleAfter("dim_payloads", "k", query, 4, () -> spark.conf().unset(partial));
-    } finally {
-      spark.conf().unset(partial);
-    }
+    // Without partial results 5's payload with a malformed x is all nulls: 2 rows.
+    assertStaleWhenSettingChanges("dim_payloads", "k", query, "spark.sql.json.enablePartialResults", "false", 2, null,
+        4);
   }
 
   /**
@@ -678,13 +648,9 @@ class StoredFilterIndexTest {
     spark.sql("CREATE OR REPLACE TEMP VIEW dim_empty_strings AS SELECT * FROM dim_empty_strings_all "
         + "WHERE coalesce(n, 0) < 100");
     String query = "SELECT f.k, f.v FROM fact f JOIN dim_empty_strings d ON f.k = d.k";
-    String emptyAsNull = "spark.sql.legacy.json.allowEmptyString.enabled";
-    try {
-      assertEquals(2, withRuleOff(query).size(), "the row with an empty n is dropped");
-      assertStaleAfter("dim_empty_strings", "k", query, 4, () -> spark.conf().set(emptyAsNull, "true"));
-    } finally {
-      spark.conf().unset(emptyAsNull);
-    }
+    // By default the row with an empty n is dropped: 2 rows.
+    assertStaleWhenSettingChanges("dim_empty_strings", "k", query, "spark.sql.legacy.json.allowEmptyString.enabled",
+        null, 2, "true", 4);
   }
 
   /**
@@ -704,13 +670,9 @@ class StoredFilterIndexTest {
     spark.sql("CREATE OR REPLACE TEMP VIEW dim_well_formed AS SELECT * FROM dim_well_formed_all "
         + "WHERE _corrupt_record IS NULL AND coalesce(n, 0) >= 0");
     String query = "SELECT f.k, f.v FROM fact f JOIN dim_well_formed d ON f.k = d.k";
-    String corruptRecord = "spark.sql.columnNameOfCorruptRecord";
-    try {
-      assertEquals(2, withRuleOff(query).size(), "5's row is malformed");
-      assertStaleAfter("dim_well_formed", "k", query, 4, () -> spark.conf().set(corruptRecord, "_malformed"));
-    } finally {
-      spark.conf().unset(corruptRecord);
-    }
+    // By default 5's row is malformed: 2 rows.
+    assertStaleWhenSettingChanges("dim_well_formed", "k", query, "spark.sql.columnNameOfCorruptRecord", null, 2,
+        "_malformed", 4);
   }
 
   /**
@@ -735,13 +697,9 @@ class StoredFilterIndexTest {
         spark.read().schema("d DATE").option("dateFormat", "yyyy-MM-dd").format(format).load(files.toString())
             .createOrReplaceTempView("dim_days_" + format);
         String query = "SELECT f.d, f.v AS k, f.v FROM fact_days f JOIN dim_days_" + format + " d ON f.d = d.d";
-        String fallback = "spark.sql.legacy." + format + ".enableDateTimeParsingFallback";
-        try {
-          assertEquals(1, withRuleOff(query).size(), format + ": 2024-1-6 is null");
-          assertStaleAfter("dim_days_" + format, "d", query, 2, () -> spark.conf().set(fallback, "true"));
-        } finally {
-          spark.conf().unset(fallback);
-        }
+        // Without the fallback 2024-1-6 is null: 1 row.
+        assertStaleWhenSettingChanges("dim_days_" + format, "d", query,
+            "spark.sql.legacy." + format + ".enableDateTimeParsingFallback", null, 1, "true", 2);
       }
     } finally {
       spark.conf().unset(policy);
@@ -761,12 +719,7 @@ class StoredFilterIndexTest {
     spark.read().schema("k LONG, j LONG").orc(dir.resolve("dim_orc_order").toString())
         .createOrReplaceTempView("dim_orc_order");
     String query = "SELECT f.k, f.v FROM fact f JOIN dim_orc_order d ON f.k = d.k";
-    String positional = "orc.force.positional.evolution";
-    try {
-      assertStaleAfter("dim_orc_order", "k", query, 4, () -> spark.conf().set(positional, "true"));
-    } finally {
-      spark.conf().unset(positional);
-    }
+    assertStaleWhenSettingChanges("dim_orc_order", "k", query, "orc.force.positional.evolution", null, -1, "true", 4);
   }
 
   /**
@@ -842,16 +795,10 @@ class StoredFilterIndexTest {
     spark.read().schema("d DATE, name STRING").option("dateFormat", "dd/MM/yyyy").csv(csv.toString())
         .createOrReplaceTempView("dim_dates");
     String query = "SELECT f.d, f.v AS k, f.v FROM fact_dates f JOIN dim_dates d ON f.d = d.d";
-    String policy = "spark.sql.legacy.timeParserPolicy";
-    spark.conf().set(policy, "CORRECTED");
-    try {
-      assertEquals(1, withRuleOff(query).size());
-      // Another application reading the CSV with the legacy parser holds a date the filter lacks (it was used and
-      // returned 1 of 2 rows).
-      assertStaleAfter("dim_dates", "d", query, 2, () -> spark.conf().set(policy, "LEGACY"));
-    } finally {
-      spark.conf().unset(policy);
-    }
+    // Another application reading the CSV with the legacy parser holds a date the filter lacks (it was used and
+    // returned 1 of 2 rows).
+    assertStaleWhenSettingChanges("dim_dates", "d", query, "spark.sql.legacy.timeParserPolicy", "CORRECTED", 1,
+        "LEGACY", 2);
   }
 
   /**
@@ -901,14 +848,8 @@ class StoredFilterIndexTest {
     spark.sql("CREATE OR REPLACE TEMP VIEW dim_dated AS SELECT * FROM dim_date_strings "
         + "WHERE to_date(s, 'dd/MM/yyyy') >= DATE'2024-01-01'");
     String query = "SELECT f.k, f.v FROM fact f JOIN dim_dated d ON f.k = d.k";
-    String policy = "spark.sql.legacy.timeParserPolicy";
-    spark.conf().set(policy, "CORRECTED");
-    try {
-      assertEquals(2, withRuleOff(query).size());
-      assertStaleAfter("dim_dated", "k", query, 4, () -> spark.conf().set(policy, "LEGACY"));
-    } finally {
-      spark.conf().unset(policy);
-    }
+    assertStaleWhenSettingChanges("dim_dated", "k", query, "spark.sql.legacy.timeParserPolicy", "CORRECTED", 2,
+        "LEGACY", 4);
   }
 
   /**
@@ -930,6 +871,33 @@ class StoredFilterIndexTest {
     } finally {
       spark.conf().unset(RuntimeFilterConf.FORCE);
       spark.conf().unset(StoredFilterIndex.PREFIX + table);
+    }
+  }
+
+  /**
+   * {@link #assertStaleAfter} for a session setting: stores the filter with {@code setting} at {@code storedWith}
+   * ({@code null}: unset), where {@code query} returns {@code storedRows} rows ({@code -1}: not checked), and checks
+   * that {@code setting} at {@code changedTo} makes it stale, {@code query} returning {@code rows} rows. Unsets the
+   * setting in the end.
+   */
+  static void assertStaleWhenSettingChanges(String table, String key, String query, String setting, String storedWith,
+      int storedRows, String changedTo, int rows) throws Throwable {
+    setOrUnset(setting, storedWith);
+    try {
+      if (storedRows >= 0) {
+        assertEquals(storedRows, withRuleOff(query).size(), table + " with " + setting + " = " + storedWith);
+      }
+      assertStaleAfter(table, key, query, rows, () -> setOrUnset(setting, changedTo));
+    } finally {
+      spark.conf().unset(setting);
+    }
+  }
+
+  private static void setOrUnset(String setting, String value) {
+    if (value == null) {
+      spark.conf().unset(setting);
+    } else {
+      spark.conf().set(setting, value);
     }
   }
 
