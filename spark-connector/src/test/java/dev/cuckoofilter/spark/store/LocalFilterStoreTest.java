@@ -125,6 +125,26 @@ class LocalFilterStoreTest extends FilterStoreContract {
   }
 
   /**
+   * Readers refuse a commit record over 1 MiB as not one, so publish must not write one: metadata that large (a
+   * long source text or properties) was published, and the location's latest version was then "damaged" for every
+   * reader and every later publish.
+   */
+  @Test
+  void metadataTooLargeForACommitRecordIsRefusedAndTheLatestVersionStays() throws IOException {
+    FilterStore store = newStore();
+    publishChain(store, 1);
+    CuckooFilter next = TestFilters.range(500, 600);
+    FilterMetadata huge = TestFilters.metadata(next, 1).withProperties(java.util.Map.of("files", "x".repeat(1 << 20)));
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> store.publish(next, huge));
+    assertTrue(e.getMessage().contains("larger than"), e.getMessage());
+    assertEquals(List.of(1L), store.versionNumbers());
+    assertEquals(1, store.readLatest().version().version());
+    assertEquals(1, listNames(store, store.layout().data).size(), "the refused version's data file is removed");
+    assertEquals(2, store.publish(next, TestFilters.metadata(next, 1)).version());
+  }
+
+  /**
    * The local file system, with one action run right after the next listing of a {@code versions/}
    * directory: another process's writer and retention, between a reader's listing and its reads.
    */
