@@ -345,6 +345,14 @@ public final class FilterStore {
     DataFileRef data = writeData(filter, version, dataFile);
     hook.dataWritten(dataFile);
     CommitRecord record = new CommitRecord(version, commitId, parentCommitId, Instant.now(), data, metadata);
+    int recordBytes = record.toJson().length;
+    if (recordBytes > MAX_COMMIT_BYTES) {
+      // Readers refuse a larger record as damaged: committed, it would be a latest version no one can read or build on.
+      deleteQuietly(dataFile); // no commit refers to it
+      throw new IllegalArgumentException("publish: the commit record of version " + version + " at location "
+          + location + " would be " + recordBytes + " bytes, larger than the " + MAX_COMMIT_BYTES + " readers accept: "
+          + "the metadata (source, properties, key columns) is too large. Nothing was published");
+    }
     commit(record, dataFile);
     return record.toVersion(location);
   }

@@ -1,5 +1,6 @@
 package dev.cuckoofilter.spark.store;
 
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.fs.Path;
@@ -27,12 +28,14 @@ final class StoreLayout {
     this.temp = new Path(root, TEMP_DIR);
   }
 
+  // Locale.ROOT: the default locale may format digits other than 0-9 (Arabic-Indic, Devanagari, ...), names
+  // every reader's listing would ignore.
   static String commitName(long version) {
-    return String.format("%020d.json", version);
+    return String.format(Locale.ROOT, "%020d.json", version);
   }
 
   static String dataName(long version, String commitId) {
-    return String.format("%020d-%s.ckf", version, commitId);
+    return String.format(Locale.ROOT, "%020d-%s.ckf", version, commitId);
   }
 
   Path commitFile(long version) {

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
@@ -92,6 +93,55 @@ class LocalFilterStoreTest extends FilterStoreContract {
         () -> store.read(1));
     assertTrue(e.getMessage().contains("field formatVersion 4294967297 is out of range"), e.getMessage());
     assertEquals(commit.toString(), e.file());
+  }
+
+  /**
+   * File names do not depend on the JVM's locale. A writer whose default locale formats numbers with other
+   * digits (Arabic-Indic here, as on a host with LANG=ar_EG.UTF-8) published under names no listing recognised:
+   * its publish returned version 1 while the location had no version, and a reader in that locale could read
+   * nothing another writer published.
+   */
+  @Test
+  void versionsWrittenAndReadInALocaleWithOtherDigitsAreTheSameVersions() throws IOException {
+    FilterStore store = newStore();
+    CuckooFilter first = TestFilters.range(0, 100);
+    CuckooFilter second = TestFilters.range(100, 200);
+    Locale format = Locale.getDefault(Locale.Category.FORMAT);
+    try {
+      Locale.setDefault(Locale.Category.FORMAT, Locale.forLanguageTag("ar-EG"));
+      assertEquals(1, store.publish(first, TestFilters.metadata(first, FilterMetadata.NO_PARENT)).version());
+      assertEquals(List.of(1L), store.versionNumbers());
+      Locale.setDefault(Locale.Category.FORMAT, Locale.ROOT);
+      assertEquals(List.of(1L), store.versionNumbers(), "a reader in another locale lists it");
+      assertEquals(first, store.read(1).filter());
+      store.publish(second, TestFilters.metadata(second, 1));
+      Locale.setDefault(Locale.Category.FORMAT, Locale.forLanguageTag("ar-EG"));
+      assertEquals(second, store.readLatest().filter(), "a reader in the writer's locale reads another's version");
+    } finally {
+      Locale.setDefault(Locale.Category.FORMAT, format);
+    }
+    assertEquals(java.util.Set.of("00000000000000000001.json", "00000000000000000002.json"),
+        listNames(store, store.layout().versions));
+  }
+
+  /**
+   * Readers refuse a commit record over 1 MiB as not one, so publish must not write one: metadata that large (a
+   * long source text or properties) was published, and the location's latest version was then "damaged" for every
+   * reader and every later publish.
+   */
+  @Test
+  void metadataTooLargeForACommitRecordIsRefusedAndTheLatestVersionStays() throws IOException {
+    FilterStore store = newStore();
+    publishChain(store, 1);
+    CuckooFilter next = TestFilters.range(500, 600);
+    FilterMetadata huge = TestFilters.metadata(next, 1).withProperties(java.util.Map.of("files", "x".repeat(1 << 20)));
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> store.publish(next, huge));
+    assertTrue(e.getMessage().contains("larger than"), e.getMessage());
+    assertEquals(List.of(1L), store.versionNumbers());
+    assertEquals(1, store.readLatest().version().version());
+    assertEquals(1, listNames(store, store.layout().data).size(), "the refused version's data file is removed");
+    assertEquals(2, store.publish(next, TestFilters.metadata(next, 1)).version());
   }
 
   /**
