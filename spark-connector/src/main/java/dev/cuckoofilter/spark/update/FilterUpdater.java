@@ -132,7 +132,7 @@ public final class FilterUpdater {
       }
     }
     long kept = stillProduced.length;
-    long capacity = p.expectedItems() > 0 ? p.expectedItems() : (long) (p.slots() * 0.9);
+    long capacity = capacity(p);
     long inserted = 0;
     for (long code : addedCodes) {
       // A key added and deleted again within the change (in the deleted rows, and no row of the new dataset
@@ -160,6 +160,18 @@ public final class FilterUpdater {
       return rebuild(change.current, keyColumns, fpp, "the filter is too full to lay out its entries canonically");
     }
     return new UpdateResult(canonical, inserted, removed, kept, false, null);
+  }
+
+  /**
+   * The keys a filter was sized for: its expectedItems, or for a filter sized by its table (which records none)
+   * the entries its table holds at its design load, where it has the rate it records (a fixed 90% of the entries
+   * let tables of buckets of 2, designed for 84%, fill past it, above that rate).
+   */
+  static long capacity(FilterParameters p) {
+    if (p.expectedItems() > 0) {
+      return p.expectedItems();
+    }
+    return (long) (Sizing.designLoad(p.bucketSize(), p.fingerprintBits(), p.bucketCount()) * p.slots());
   }
 
   /**

@@ -395,6 +395,55 @@ class FilterUpdaterTest {
   }
 
   /**
+   * A filter sized by its table (no expectedItems; its parameters record the rate of the table at its design
+   * load) holds keys up to its design load, not up to 90% of its entries: with buckets of 2 (design load 0.84)
+   * an update filled such a filter to a load of 0.85 without a rebuild, above the rate it records and is kept at.
+   */
+  @Test
+  void aFilterSizedByItsTableIsRebuiltPastItsDesignLoad() throws Exception {
+    FilterParameters p = CuckooFilter.builder().bucketSize(2).fingerprintBits(12).bucketCount(4096).parameters();
+    assertEquals(0, p.expectedItems());
+    double designLoad = dev.cuckoofilter.core.sizing.Sizing.designLoad(p.bucketSize(), p.fingerprintBits(),
+        p.bucketCount());
+    long designKeys = (long) (designLoad * p.slots());
+    List<long[]> base = keysFrom(0, entriesUpTo(6000, p));
+    CanonicalBuilder b = new CanonicalBuilder(p, true);
+    for (long[] row : base) {
+      b.addHash(CuckooHash.hashLong(row[0], p.seed()));
+    }
+    CuckooFilter f = b.build();
+    assertEquals(6000, f.size());
+
+    // Up to the design load: updated in place, at most the recorded rate.
+    List<long[]> fits = keysFrom(0, entriesUpTo(designKeys, p));
+    UpdateResult updated = FilterUpdater.update(f, ChangeSet.between(rows(base), rows(fits)), "k");
+    assertFalse(updated.rebuilt(), updated.summary());
+    assertEquals(designKeys, updated.filter().size(), updated.summary());
+    assertTrue(updated.filter().expectedFpp() <= p.targetFpp() * (1 + 1e-9), updated.summary());
+
+    // Past it: rebuilt at the recorded rate, with room to grow.
+    List<long[]> past = keysFrom(0, entriesUpTo(designKeys + 50, p));
+    UpdateResult r = FilterUpdater.update(f, ChangeSet.between(rows(base), rows(past)), "k");
+    assertTrue(r.rebuilt(), "load " + (double) (designKeys + 50) / p.slots() + " past the design load " + designLoad
+        + " of the table: " + r.summary());
+    assertEquals(p.targetFpp(), r.filter().parameters().targetFpp(), 1e-15);
+    assertTrue(r.filter().expectedFpp() <= p.targetFpp(), r.summary());
+    for (long[] row : past) {
+      assertTrue(r.filter().mightContain(row[0]), "lost " + row[0]);
+    }
+  }
+
+  /** The end of the key range 0.. whose distinct entries in a filter with parameters {@code p} number {@code n}. */
+  static long entriesUpTo(long n, FilterParameters p) {
+    Set<Long> entries = new HashSet<>();
+    long k = 0;
+    while (entries.size() < n) {
+      entries.add(entry(k++, p));
+    }
+    return k;
+  }
+
+  /**
    * A stored filter is kept at the false-positive rate its location's metadata records, even when the
    * filter's own parameters record none: an update that overfills it rebuilds it at that rate, and every new
    * version records that rate again, whether published by {@code update} or {@code publish}.
