@@ -54,7 +54,8 @@ import org.apache.parquet.schema.Type;
  *
  * <p>Dates before 1582-10-15 and timestamps before 1900-01-01T00:00:00Z of files Spark wrote in the legacy hybrid
  * Julian/Gregorian calendar are refused: Spark rebases them when it reads them (see {@link #legacyBefore}), this
- * class does not.
+ * class does not. So are INT(8/16) values that do not fit Spark's tinyint or smallint, which Spark cuts to 8 or 16
+ * bits.
  */
 final class ParquetKeys {
   /** Julian day of 1970-01-01, the epoch of INT96 timestamps. */
@@ -292,8 +293,11 @@ final class ParquetKeys {
     long nullKeys = 0;
     try (ParquetReader<KeyHashes> reader = ParquetReader.builder(record.readSupport(), file).withConf(conf).build()) {
       while (reader.read() != null) {
-        if (record.legacySlot >= 0) { // thrown here, not by the converters: parquet would wrap it
-          throw legacyCalendarValue(file, record.slotColumns[record.legacySlot], record.legacyValue);
+        if (record.refusedSlot >= 0) { // thrown here, not by the converters: parquet would wrap it
+          KeyColumn column = record.slotColumns[record.refusedSlot];
+          throw column.kind() == Kind.INT && narrowRange(column) != null
+              ? narrowValue(file, column, record.refusedValue)
+              : legacyCalendarValue(file, column, record.refusedValue);
         }
         if (record.isNull) {
           nullKeys++;
@@ -335,6 +339,30 @@ final class ParquetKeys {
     }
   }
 
+  /**
+   * The range of a column Spark reads as tinyint or smallint (INT(8, signed), INT(16, signed), INT(8, unsigned)),
+   * else null. Spark casts the stored int to the type (as its vectorized and row readers do), so a value outside it,
+   * which a writer may store, is read as another one.
+   */
+  private static long[] narrowRange(KeyColumn column) {
+    switch (column.sparkType()) {
+      case "byte":
+        return new long[] {Byte.MIN_VALUE, Byte.MAX_VALUE};
+      case "short":
+        return new long[] {Short.MIN_VALUE, Short.MAX_VALUE};
+      default:
+        return null;
+    }
+  }
+
+  private static InputException narrowValue(Path file, KeyColumn column, long value) {
+    long[] range = narrowRange(column);
+    return new InputException("key column " + column.name() + " of " + file + " holds " + value + ", which does not "
+        + "fit its Spark type " + column.schemaColumn().sqlType() + " (" + range[0] + " to " + range[1] + "): Spark "
+        + "reads it as " + (column.sparkType().equals("byte") ? (byte) value : (short) value)
+        + ", its low bits; the value is out of the range of the column's Parquet type (an 8 or 16-bit integer)");
+  }
+
   private static InputException legacyCalendarValue(Path file, KeyColumn column, long value) {
     boolean date = column.sparkType().equals("date");
     return new InputException("key column " + column.name() + " of " + file + " holds "
@@ -355,11 +383,12 @@ final class ParquetKeys {
     /** The projected columns, in file order, and the value slot each converter writes. */
     private final Kind[] slotKinds;
     private final KeyColumn[] slotColumns;
-    /** Per slot, {@link #legacyBefore}, set from the footer. */
-    private final long[] legacyBefore;
-    /** The slot of the first value before its {@link #legacyBefore}, else -1; and that value. */
-    int legacySlot = -1;
-    long legacyValue;
+    /** Per slot, the values taken: {@link #narrowRange}, from {@link #legacyBefore} (set from the footer). */
+    private final long[] lowest;
+    private final long[] highest;
+    /** The slot of the first value out of its range, else -1; and that value. */
+    int refusedSlot = -1;
+    long refusedValue;
     /** For each key component, in key order, its slot (a column named twice shares one). */
     private final int[] componentSlots;
     private final long seed;
@@ -398,7 +427,8 @@ final class ParquetKeys {
       this.doubles = new double[n];
       this.binaries = new Binary[n];
       this.present = new boolean[n];
-      this.legacyBefore = new long[n];
+      this.lowest = new long[n];
+      this.highest = new long[n];
       Converter[] converters = new Converter[n];
       for (int slot = 0; slot < n; slot++) {
         converters[slot] = new SlotConverter(slot);
@@ -432,7 +462,10 @@ final class ParquetKeys {
         public RecordMaterializer<KeyHashes> prepareForRead(Configuration conf, Map<String, String> metadata,
             MessageType fileSchema, ReadContext context) {
           for (int slot = 0; slot < slotColumns.length; slot++) {
-            legacyBefore[slot] = ParquetKeys.legacyBefore(slotColumns[slot], metadata);
+            KeyColumn c = slotColumns[slot];
+            long[] range = c.kind() == Kind.INT ? narrowRange(c) : null;
+            lowest[slot] = Math.max(range == null ? Long.MIN_VALUE : range[0], legacyBefore(c, metadata));
+            highest[slot] = range == null ? Long.MAX_VALUE : range[1];
           }
           return KeyHashes.this;
         }
@@ -447,7 +480,7 @@ final class ParquetKeys {
           return;
         }
         h = foldSlot(slot, h);
-        if (legacySlot >= 0) {
+        if (refusedSlot >= 0) {
           return;
         }
       }
@@ -460,15 +493,15 @@ final class ParquetKeys {
         case INT:
         case LONG:
         case BOOLEAN:
-          return SparkValueHash.integer(checkCalendar(slot, longs[slot]), h);
+          return SparkValueHash.integer(checked(slot, longs[slot]), h);
         case UNSIGNED_INT:
           return SparkValueHash.integer(Integer.toUnsignedLong((int) longs[slot]), h);
         case MILLIS:
-          return SparkValueHash.integer(checkCalendar(slot, Math.multiplyExact(longs[slot], 1000L)), h);
+          return SparkValueHash.integer(checked(slot, Math.multiplyExact(longs[slot], 1000L)), h);
         case UNSIGNED_LONG:
           return SparkValueHash.decimal(new BigInteger(Long.toUnsignedString(longs[slot])), h);
         case INT96:
-          return SparkValueHash.integer(checkCalendar(slot, int96Micros(binaries[slot])), h);
+          return SparkValueHash.integer(checked(slot, int96Micros(binaries[slot])), h);
         case FLOATING:
           return SparkValueHash.floating(doubles[slot], h);
         case BYTES:
@@ -482,11 +515,11 @@ final class ParquetKeys {
       }
     }
 
-    /** The value (days or microseconds), noting it if Spark would rebase it ({@link #legacyBefore}). */
-    private long checkCalendar(int slot, long value) {
-      if (value < legacyBefore[slot] && legacySlot < 0) {
-        legacySlot = slot;
-        legacyValue = value;
+    /** The value, noting it if it is out of its slot's range (Spark would read another value). */
+    private long checked(int slot, long value) {
+      if ((value < lowest[slot] || value > highest[slot]) && refusedSlot < 0) {
+        refusedSlot = slot;
+        refusedValue = value;
       }
       return value;
     }
