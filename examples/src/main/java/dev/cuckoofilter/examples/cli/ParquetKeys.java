@@ -8,6 +8,9 @@ import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -48,11 +51,27 @@ import org.apache.parquet.schema.Type;
  * as a string, enum or JSON, decimal, else binary; FIXED_LEN_BYTE_ARRAY is decimal or binary; BOOLEAN,
  * FLOAT and DOUBLE are themselves. Types Spark refuses (TIME, nanosecond timestamps, UUID, INTERVAL) are
  * refused. Only top-level, non-repeated columns can be keys.
+ *
+ * <p>Dates before 1582-10-15 and timestamps before 1900-01-01T00:00:00Z of files Spark wrote in the legacy hybrid
+ * Julian/Gregorian calendar are refused: Spark rebases them when it reads them (see {@link #legacyBefore}), this
+ * class does not. So are INT(8/16) values that do not fit Spark's tinyint or smallint, which Spark cuts to 8 or 16
+ * bits.
  */
 final class ParquetKeys {
   /** Julian day of 1970-01-01, the epoch of INT96 timestamps. */
   private static final long JULIAN_DAY_OF_EPOCH = 2_440_588;
   private static final long MICROS_PER_DAY = 86_400_000_000L;
+
+  // Spark 3.5's RebaseDateTime.lastSwitchJulianDay and lastSwitchJulianTs: the hybrid calendar's days and
+  // microseconds from these on are Spark's as they are (for every time zone); earlier ones Spark rebases.
+  /** 1582-10-15. */
+  private static final long LAST_SWITCH_JULIAN_DAY = -141_427;
+  /** 1900-01-01T00:00:00Z. */
+  private static final long LAST_SWITCH_JULIAN_MICROS = -2_208_988_800_000_000L;
+  // Footer keys of Spark's Parquet writer (org.apache.spark.sql package object).
+  private static final String SPARK_VERSION = "org.apache.spark.version";
+  private static final String SPARK_LEGACY_DATETIME = "org.apache.spark.legacyDateTime";
+  private static final String SPARK_LEGACY_INT96 = "org.apache.spark.legacyINT96";
 
   /** How a column's values become the Spark value that is hashed. */
   enum Kind {
@@ -274,6 +293,12 @@ final class ParquetKeys {
     long nullKeys = 0;
     try (ParquetReader<KeyHashes> reader = ParquetReader.builder(record.readSupport(), file).withConf(conf).build()) {
       while (reader.read() != null) {
+        if (record.refusedSlot >= 0) { // thrown here, not by the converters: parquet would wrap it
+          KeyColumn column = record.slotColumns[record.refusedSlot];
+          throw column.kind() == Kind.INT && narrowRange(column) != null
+              ? narrowValue(file, column, record.refusedValue)
+              : legacyCalendarValue(file, column, record.refusedValue);
+        }
         if (record.isNull) {
           nullKeys++;
         } else {
@@ -285,6 +310,70 @@ final class ParquetKeys {
   }
 
   /**
+   * The smallest value (days or microseconds) of a key column that Spark reads from a file as it is stored, by the
+   * file's footer as Spark 3.5 decides it ({@code DataSourceUtils.datetimeRebaseSpec}, {@code int96RebaseSpec}):
+   * files Spark wrote before 3.0 (INT96: 3.1) or with the LEGACY rebase mode hold dates and timestamps in the hybrid
+   * calendar, and Spark rebases the earlier ones to the proleptic Gregorian calendar. Long.MIN_VALUE for any other
+   * column or file (timestamp_ntz is not rebased; files of other writers are read as stored, as Spark reads them
+   * with the CORRECTED mode, and fail with its default mode).
+   */
+  private static long legacyBefore(KeyColumn column, Map<String, String> footer) {
+    String version = footer.get(SPARK_VERSION);
+    if (version == null) {
+      return Long.MIN_VALUE;
+    }
+    if (column.kind() == Kind.INT96) {
+      return version.compareTo("3.1.0") < 0 || footer.get(SPARK_LEGACY_INT96) != null
+          ? LAST_SWITCH_JULIAN_MICROS : Long.MIN_VALUE;
+    }
+    if (version.compareTo("3.0.0") >= 0 && footer.get(SPARK_LEGACY_DATETIME) == null) {
+      return Long.MIN_VALUE;
+    }
+    switch (column.sparkType()) {
+      case "date":
+        return LAST_SWITCH_JULIAN_DAY;
+      case "timestamp":
+        return LAST_SWITCH_JULIAN_MICROS;
+      default:
+        return Long.MIN_VALUE;
+    }
+  }
+
+  /**
+   * The range of a column Spark reads as tinyint or smallint (INT(8, signed), INT(16, signed), INT(8, unsigned)),
+   * else null. Spark casts the stored int to the type (as its vectorized and row readers do), so a value outside it,
+   * which a writer may store, is read as another one.
+   */
+  private static long[] narrowRange(KeyColumn column) {
+    switch (column.sparkType()) {
+      case "byte":
+        return new long[] {Byte.MIN_VALUE, Byte.MAX_VALUE};
+      case "short":
+        return new long[] {Short.MIN_VALUE, Short.MAX_VALUE};
+      default:
+        return null;
+    }
+  }
+
+  private static InputException narrowValue(Path file, KeyColumn column, long value) {
+    long[] range = narrowRange(column);
+    return new InputException("key column " + column.name() + " of " + file + " holds " + value + ", which does not "
+        + "fit its Spark type " + column.schemaColumn().sqlType() + " (" + range[0] + " to " + range[1] + "): Spark "
+        + "reads it as " + (column.sparkType().equals("byte") ? (byte) value : (short) value)
+        + ", its low bits; the value is out of the range of the column's Parquet type (an 8 or 16-bit integer)");
+  }
+
+  private static InputException legacyCalendarValue(Path file, KeyColumn column, long value) {
+    boolean date = column.sparkType().equals("date");
+    return new InputException("key column " + column.name() + " of " + file + " holds "
+        + (date ? LocalDate.ofEpochDay(value) : Instant.EPOCH.plus(value, ChronoUnit.MICROS)) + ", before "
+        + (date ? "1582-10-15" : "1900-01-01T00:00:00Z") + ", in the legacy hybrid Julian/Gregorian calendar (the "
+        + "file was written by Spark 2, by Spark 3.0 as INT96, or with spark.sql.parquet.datetimeRebaseModeInWrite or "
+        + "int96RebaseModeInWrite LEGACY): Spark rebases such values when it reads them, which the tool does not; "
+        + "build the filter with Spark (build-filter)");
+  }
+
+  /**
    * The record materializer: converters store each key column's value of the current row, and the end of
    * the row folds them into the key hash in key order. The record object is reused for every row (the
    * reader would take a null record for the end of a row group).
@@ -293,6 +382,13 @@ final class ParquetKeys {
     private final MessageType projection;
     /** The projected columns, in file order, and the value slot each converter writes. */
     private final Kind[] slotKinds;
+    private final KeyColumn[] slotColumns;
+    /** Per slot, the values taken: {@link #narrowRange}, from {@link #legacyBefore} (set from the footer). */
+    private final long[] lowest;
+    private final long[] highest;
+    /** The slot of the first value out of its range, else -1; and that value. */
+    int refusedSlot = -1;
+    long refusedValue;
     /** For each key component, in key order, its slot (a column named twice shares one). */
     private final int[] componentSlots;
     private final long seed;
@@ -308,17 +404,20 @@ final class ParquetKeys {
       this.seed = seed;
       List<Type> projected = new ArrayList<>();
       List<Kind> kinds = new ArrayList<>();
+      List<KeyColumn> slotColumns = new ArrayList<>();
       for (Type f : schema.getFields()) {
         for (KeyColumn c : columns) {
           if (c.name().equals(f.getName())) {
             projected.add(f);
             kinds.add(c.kind());
+            slotColumns.add(c);
             break;
           }
         }
       }
       this.projection = new MessageType(schema.getName(), projected);
       this.slotKinds = kinds.toArray(new Kind[0]);
+      this.slotColumns = slotColumns.toArray(new KeyColumn[0]);
       this.componentSlots = new int[columns.size()];
       for (int i = 0; i < columns.size(); i++) {
         componentSlots[i] = projection.getFieldIndex(columns.get(i).name());
@@ -328,6 +427,8 @@ final class ParquetKeys {
       this.doubles = new double[n];
       this.binaries = new Binary[n];
       this.present = new boolean[n];
+      this.lowest = new long[n];
+      this.highest = new long[n];
       Converter[] converters = new Converter[n];
       for (int slot = 0; slot < n; slot++) {
         converters[slot] = new SlotConverter(slot);
@@ -360,6 +461,12 @@ final class ParquetKeys {
         @Override
         public RecordMaterializer<KeyHashes> prepareForRead(Configuration conf, Map<String, String> metadata,
             MessageType fileSchema, ReadContext context) {
+          for (int slot = 0; slot < slotColumns.length; slot++) {
+            KeyColumn c = slotColumns[slot];
+            long[] range = c.kind() == Kind.INT ? narrowRange(c) : null;
+            lowest[slot] = Math.max(range == null ? Long.MIN_VALUE : range[0], legacyBefore(c, metadata));
+            highest[slot] = range == null ? Long.MAX_VALUE : range[1];
+          }
           return KeyHashes.this;
         }
       };
@@ -373,6 +480,9 @@ final class ParquetKeys {
           return;
         }
         h = foldSlot(slot, h);
+        if (refusedSlot >= 0) {
+          return;
+        }
       }
       isNull = false;
       hash = h;
@@ -383,15 +493,15 @@ final class ParquetKeys {
         case INT:
         case LONG:
         case BOOLEAN:
-          return SparkValueHash.integer(longs[slot], h);
+          return SparkValueHash.integer(checked(slot, longs[slot]), h);
         case UNSIGNED_INT:
           return SparkValueHash.integer(Integer.toUnsignedLong((int) longs[slot]), h);
         case MILLIS:
-          return SparkValueHash.integer(Math.multiplyExact(longs[slot], 1000L), h);
+          return SparkValueHash.integer(checked(slot, Math.multiplyExact(longs[slot], 1000L)), h);
         case UNSIGNED_LONG:
           return SparkValueHash.decimal(new BigInteger(Long.toUnsignedString(longs[slot])), h);
         case INT96:
-          return SparkValueHash.integer(int96Micros(binaries[slot]), h);
+          return SparkValueHash.integer(checked(slot, int96Micros(binaries[slot])), h);
         case FLOATING:
           return SparkValueHash.floating(doubles[slot], h);
         case BYTES:
@@ -403,6 +513,15 @@ final class ParquetKeys {
         default:
           throw new IllegalStateException("unhandled column kind " + slotKinds[slot]);
       }
+    }
+
+    /** The value, noting it if it is out of its slot's range (Spark would read another value). */
+    private long checked(int slot, long value) {
+      if ((value < lowest[slot] || value > highest[slot]) && refusedSlot < 0) {
+        refusedSlot = slot;
+        refusedValue = value;
+      }
+      return value;
     }
 
     /** An INT96 timestamp as Spark reads it: little-endian nanoseconds of the day, then the Julian day. */
