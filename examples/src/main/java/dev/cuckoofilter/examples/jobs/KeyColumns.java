@@ -146,6 +146,37 @@ final class KeyColumns {
   }
 
   /**
+   * Refuses keys of the dataset a filter was built from (prune-join's --join-with) that name the filter's key columns
+   * in another order: a composite key is hashed in the filter's order, and the probe pairs each key with the filter's
+   * key column in its position, so keys (id, region) of a filter of (region, id) would probe other keys than it holds
+   * and drop matching rows, while the join itself, by name, matches them. Keys of other names are taken as given.
+   *
+   * @throws InputException naming the first key in another position and the filter's order
+   */
+  static void requireFilterOrder(Dataset<Row> data, List<String> names, List<StructField> filterKeys, String what,
+      String location) {
+    boolean caseSensitive = data.sparkSession().sessionState().conf().caseSensitiveAnalysis();
+    for (int i = 0; i < names.size(); i++) {
+      String name = columnName(data, names.get(i));
+      if (name == null || sameName(name, filterKeys.get(i).name(), caseSensitive)) {
+        continue; // a struct field, or the filter's column of this position
+      }
+      for (int j = 0; j < filterKeys.size(); j++) {
+        if (sameName(name, filterKeys.get(j).name(), caseSensitive)) {
+          throw new InputException(what + ": key column " + (i + 1) + " (" + names.get(i) + ") is the filter's key "
+              + "column " + (j + 1) + ": the filter at " + location + " holds keys of (" + describe(filterKeys)
+              + "), in this order, and is probed with the keys in that order; give --keys (and --join-keys) in the "
+              + "filter's key order");
+        }
+      }
+    }
+  }
+
+  private static boolean sameName(String a, String b, boolean caseSensitive) {
+    return caseSensitive ? a.equals(b) : a.equalsIgnoreCase(b);
+  }
+
+  /**
    * The names of {@code fields} as column expressions that name exactly these top-level columns: quoted, so that
    * a stored name with a dot or a backtick ({@code cust.id}) is that column, not a struct field of another column
    * nor a syntax error (as {@code FilterUpdater} resolves them).

@@ -188,6 +188,8 @@ public final class PruneJoinJob extends SparkJob {
     KeyColumns.requireMatching(big, bigKeys, filter.keyFields(), "--input " + input, store.location());
     Dataset<Row> small = dataset.read(spark, joinWith, "--join-with", joinFormat != null ? joinFormat : dataset.format);
     KeyColumns.requireMatching(small, smallKeys, filter.keyFields(), "--join-with " + joinWith, store.location());
+    // The filter holds --join-with's keys under its column names: those names in another order probe other keys.
+    KeyColumns.requireFilterOrder(small, smallKeys, filter.keyFields(), "--join-with " + joinWith, store.location());
     requireSeparateOutput(spark, store, big, small);
 
     Dataset<Row> pruned = filter.prune(big, bigKeys.toArray(new String[0]));
