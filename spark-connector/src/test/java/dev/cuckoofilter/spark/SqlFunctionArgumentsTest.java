@@ -200,4 +200,41 @@ class SqlFunctionArgumentsTest {
     assertTrue(n.find(), m);
     assertTrue(Long.parseLong(n.group(1)) > 10 && Long.parseLong(n.group(1)) <= 400, m);
   }
+
+  /**
+   * Two filters built from the same relation (a dimension's two keys): Spark's MergeScalarSubqueries computes
+   * both in one subquery and hands each probe a field of its struct, {@code (SELECT named_struct(...)).f}. The
+   * probe's check took that for neither a constant nor a subquery: the optimized plan held an unresolved
+   * {@code 'Filter} (right rows, but {@code spark.sql.planChangeValidation=true} failed the query with
+   * PLAN_VALIDATION_FAILED_RULE_IN_BATCH), in SQL and for two one-call prunes by the same side.
+   */
+  @Test
+  void filtersThatSparkMergesIntoOneSubqueryStayResolved() {
+    spark.sql("CREATE OR REPLACE TEMP VIEW sfa_fact AS SELECT id % 500 AS a, CAST(id % 300 AS STRING) AS b, id AS v "
+        + "FROM range(0, 4000)");
+    String sql = "SELECT count(*) FROM sfa_fact WHERE cuckoo_might_contain((SELECT cuckoo_filter(k) FROM sfa_dim "
+        + "WHERE k < 200), a) AND cuckoo_might_contain((SELECT cuckoo_filter(s) FROM sfa_dim WHERE k < 200), b)";
+    long exact = spark.sql("SELECT count(*) FROM sfa_fact WHERE a IN (SELECT k FROM sfa_dim WHERE k < 200) "
+        + "AND b IN (SELECT s FROM sfa_dim WHERE k < 200)").first().getLong(0);
+    org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> fact = spark.table("sfa_fact");
+    org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> dim = spark.table("sfa_dim").where("k < 200")
+        .selectExpr("k AS a", "s AS b");
+    org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> pruned =
+        CuckooFilters.prune(CuckooFilters.prune(fact, dim, 0.0001, "a"), dim, 0.0001, "b");
+    for (org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> query : java.util.List.of(spark.sql(sql), pruned)) {
+      String optimized = query.queryExecution().optimizedPlan().toString();
+      assertTrue(optimized.contains("mergedValue"), () -> "Spark did not merge the filters' subqueries:\n" + optimized);
+      assertTrue(query.queryExecution().optimizedPlan().resolved(), () -> "unresolved:\n" + optimized);
+    }
+    spark.conf().set("spark.sql.planChangeValidation", "true");
+    try {
+      long count = spark.sql(sql).first().getLong(0);
+      assertTrue(count >= exact && count <= exact + 40, count + " rows, " + exact + " match");
+      assertEquals(fact.join(dim, scala.collection.JavaConverters.asScalaBuffer(java.util.List.of("a", "b")).toSeq(),
+          "left_semi").count(), pruned.join(dim, scala.collection.JavaConverters.asScalaBuffer(
+          java.util.List.of("a", "b")).toSeq(), "left_semi").count());
+    } finally {
+      spark.conf().unset("spark.sql.planChangeValidation");
+    }
+  }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.analysis.TypeCheckResult;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.GetStructField;
 import org.apache.spark.sql.catalyst.expressions.PlanExpression;
 import org.apache.spark.sql.catalyst.expressions.codegen.CodeBlock;
 import org.apache.spark.sql.catalyst.expressions.codegen.CodegenContext;
@@ -149,9 +150,13 @@ public final class CuckooMightContain extends JavaExpression {
         return failure("argument 1 (filter) must be BINARY, the bytes of cuckoo_filter(...), not "
             + filter.dataType().simpleString());
       }
+      // A field of an uncorrelated subquery's struct is one too: Spark's MergeScalarSubqueries computes
+      // filters built from the same relation in one subquery and gives each probe its field, and a check
+      // failing there would leave an unresolved probe in the optimized plan.
+      Expression subquery = filter instanceof GetStructField ? ((GetStructField) filter).child() : filter;
       boolean constant = filter.foldable()
-          || (filter instanceof PlanExpression
-              && !filter.containsPattern(TreePattern$.MODULE$.OUTER_REFERENCE()));
+          || (subquery instanceof PlanExpression
+              && !subquery.containsPattern(TreePattern$.MODULE$.OUTER_REFERENCE()));
       if (!constant) {
         return failure("argument 1 (filter) must be a constant or an uncorrelated scalar subquery such as "
             + "(SELECT cuckoo_filter(k) FROM t), not " + filter.sql());
