@@ -59,8 +59,13 @@ import java.util.Objects;
  * <h2>Serialization</h2>
  * {@link #writeTo}, {@link #toByteArray}, Java serialization and the Kryo serializer
  * ({@code dev.cuckoofilter.core.kryo.CuckooFilterSerializer}) all produce the versioned, checksummed
- * format of {@code docs/FORMAT.md}.
+ * format of {@code docs/FORMAT.md}. Kryo uses its serializer even when the class is not registered
+ * ({@code Encoders.kryo}, Spark's Kryo serializer without the connector's registrator).
  */
+// Every field is transient (Java serialization goes through the binary format), so Kryo's default
+// FieldSerializer would write nothing and read back a hollow filter; Kryo honours this annotation for
+// unregistered classes. Without Kryo on the class path the annotation is simply not seen.
+@com.esotericsoftware.kryo.DefaultSerializer(dev.cuckoofilter.core.kryo.CuckooFilterSerializer.class)
 public final class CuckooFilter implements Serializable {
   private static final long serialVersionUID = 1L;
 

@@ -16,6 +16,7 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -125,6 +126,20 @@ class SerializationTest {
     KryoException e = assertThrows(KryoException.class,
         () -> kryo.readObject(new Input(corrupt), CuckooFilter.class));
     assertTrue(e.getMessage().contains("checksum"), e.getMessage());
+  }
+
+  /** A Kryo that was not told about the filter (Encoders.kryo, Spark's Kryo without the registrator). */
+  @Test
+  void unregisteredKryoStillWritesTheBinaryFormat() {
+    CuckooFilter filter = sample(false);
+    Kryo kryo = new Kryo();
+    Output output = new Output(1024, -1);
+    kryo.writeClassAndObject(output, filter);
+    kryo.writeClassAndObject(output, "after");
+    Input input = new Input(output.toBytes());
+    CuckooFilter copy = (CuckooFilter) kryo.readClassAndObject(input);
+    assertArrayEquals(filter.toByteArray(), copy.toByteArray());
+    assertEquals("after", kryo.readClassAndObject(input));
   }
 
   static int indexOf(byte[] haystack, byte[] needle) {
