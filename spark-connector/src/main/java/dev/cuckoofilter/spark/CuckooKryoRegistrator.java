@@ -15,5 +15,8 @@ public final class CuckooKryoRegistrator implements KryoRegistrator {
   @Override
   public void registerClasses(Kryo kryo) {
     kryo.register(CuckooFilter.class, new CuckooFilterSerializer());
+    // What an RDD whose ClassTag is CuckooFilter (a Scala RDD[CuckooFilter]) ships in its partitions and collects:
+    // refused without it under spark.kryo.registrationRequired=true.
+    kryo.register(CuckooFilter[].class);
   }
 }

@@ -59,6 +59,16 @@ class KryoSerializationTest {
     }).collect();
     assertEquals(2, collected.size());
     assertTrue(collected.get(0).mightContain(1L) && collected.get(1).mightContain(2L));
+    // An RDD whose ClassTag is CuckooFilter (any Scala RDD[CuckooFilter]) collects a CuckooFilter[].
+    CuckooFilter one = CuckooFilter.create(100, 0.01);
+    one.add(1L);
+    CuckooFilter two = CuckooFilter.create(100, 0.01);
+    two.add(2L);
+    Object typed = spark.sparkContext().parallelize(scala.collection.JavaConverters.asScalaBuffer(List.of(one, two)), 2,
+        scala.reflect.ClassTag$.MODULE$.apply(CuckooFilter.class)).collect();
+    CuckooFilter[] array = (CuckooFilter[]) typed;
+    assertEquals(2, array.length);
+    assertTrue(array[0].mightContain(1L) && array[1].mightContain(2L));
     // The DataFrame API's broadcast goes through Kryo too.
     SparkCuckooFilter sf = CuckooFilters.build(spark.range(0, 1000).toDF("id"), "id");
     long kept = sf.prune(spark.range(0, 5000).toDF("id"), "id").count();
