@@ -12,6 +12,7 @@ import org.apache.spark.sql.catalyst.expressions.UnboundedFollowing$;
 import org.apache.spark.sql.catalyst.expressions.UnboundedPreceding$;
 import org.apache.spark.sql.catalyst.expressions.WindowExpression;
 import org.apache.spark.sql.catalyst.expressions.WindowFrame;
+import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AnyValue;
 import org.apache.spark.sql.catalyst.expressions.aggregate.ApproximatePercentile;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Collect;
@@ -19,7 +20,9 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.CollectTopK;
 import org.apache.spark.sql.catalyst.expressions.aggregate.First;
 import org.apache.spark.sql.catalyst.expressions.aggregate.HistogramNumeric;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Last;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Max;
 import org.apache.spark.sql.catalyst.expressions.aggregate.MaxMinBy;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Min;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Mode;
 import org.apache.spark.sql.catalyst.plans.logical.CTERelationRef;
 import org.apache.spark.sql.catalyst.plans.logical.GlobalLimit;
@@ -28,6 +31,8 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Offset;
 import org.apache.spark.sql.catalyst.plans.logical.Sample;
 import org.apache.spark.sql.catalyst.plans.logical.Tail;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
 import scala.runtime.AbstractFunction1;
 
 /**
@@ -119,7 +124,9 @@ public final class JoinPruning {
    * that keeps a row by arrival or breaks ties that way ({@code first}, {@code last}, {@code any_value},
    * {@code max_by}, {@code min_by}, {@code mode}), lists its inputs in arrival order ({@code collect_list},
    * {@code collect_set}) or summarizes them approximately in that order ({@code percentile_approx},
-   * {@code histogram_numeric}); or a window function over a ROWS frame ({@code row_number()}, {@code lag()},
+   * {@code histogram_numeric}), or rounds a floating-point result by that order ({@code sum} or {@code avg} of doubles,
+   * {@code stddev}...: a key computed from it, or a group at a {@code HAVING} bound on it, may differ in the last
+   * bit); or a window function over a ROWS frame ({@code row_number()}, {@code lag()},
    * running sums) whose ties may be broken either way. Subqueries count as part of the plan: a limit in an
    * {@code IN (SELECT ... LIMIT n)} picks the side's rows as much as one of the side's own.
    */
@@ -153,6 +160,7 @@ public final class JoinPruning {
                   || x instanceof ApproximatePercentile
                   || x instanceof HistogramNumeric
                   || x instanceof NthValue
+                  || roundsByArrivalOrder(x)
                   || x instanceof WindowExpression
                   && orderDependentFrame(((WindowExpression) x)
                       .windowSpec().frameSpecification());
@@ -164,6 +172,16 @@ public final class JoinPruning {
         return false;
       }
     });
+  }
+
+  /**
+   * A floating-point aggregate other than min and max ({@code sum} and {@code avg} of doubles, {@code avg} of
+   * integers, {@code stddev}, {@code variance}, {@code corr}...): its rounding depends on the order it adds its
+   * inputs in, which the final aggregation's shuffle fetch order sets anew in every run.
+   */
+  private static boolean roundsByArrivalOrder(Expression x) {
+    return x instanceof AggregateFunction && !(x instanceof Max || x instanceof Min)
+        && (x.dataType() instanceof DoubleType || x.dataType() instanceof FloatType);
   }
 
   private static boolean orderDependentFrame(WindowFrame frame) {
