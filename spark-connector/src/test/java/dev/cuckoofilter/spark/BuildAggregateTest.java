@@ -206,6 +206,25 @@ class BuildAggregateTest {
     assertEquals(3, perGroup.count());
   }
 
+  /**
+   * A correlated scalar subquery over no rows is the aggregate of no rows, an empty filter, as the same
+   * subquery uncorrelated gives (Spark fills such rows with the aggregate's default result).
+   */
+  @Test
+  void aCorrelatedSubqueryOverNoRowsGivesAnEmptyFilterNotNull() {
+    for (String sizing : new String[] {"cuckoo_filter(k)", "cuckoo_filter(k, 10, 0.001)"}) {
+      // id -2 and -1 match no row; 0 only a row with a null key; 1 a row with a key.
+      java.util.List<Row> rows = spark.sql("SELECT o.id, (SELECT " + sizing + " FROM keys WHERE keys.v = o.id) AS f "
+          + "FROM range(-2, 2) o ORDER BY o.id").collectAsList();
+      assertEquals(4, rows.size());
+      for (Row row : rows) {
+        long id = row.getLong(0);
+        byte[] uncorrelated = bytes(spark.sql("SELECT " + sizing + " FROM keys WHERE v = " + id));
+        assertArrayEquals(uncorrelated, (byte[]) row.get(1), sizing + " for id " + id);
+      }
+    }
+  }
+
   @Test
   void tooManyKeysForTheGivenSizeFailClearly() {
     Exception e = assertThrows(Exception.class, () -> spark.sql("SELECT cuckoo_filter(k, 100, 0.01) FROM keys").first());

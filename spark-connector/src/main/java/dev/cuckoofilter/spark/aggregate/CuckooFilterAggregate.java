@@ -16,12 +16,15 @@ import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.analysis.TypeCheckResult;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.Literal;
+import org.apache.spark.sql.catalyst.expressions.Literal$;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.catalyst.expressions.aggregate.ImperativeAggregate;
 import org.apache.spark.sql.catalyst.expressions.aggregate.TypedImperativeAggregate;
 import org.apache.spark.sql.types.BinaryType$;
 import org.apache.spark.sql.types.DataType;
+import scala.Option;
 import scala.collection.IndexedSeq;
 import scala.collection.Seq;
 
@@ -183,6 +186,16 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
   @Override
   public DataType dataType() {
     return BinaryType$.MODULE$;
+  }
+
+  /**
+   * The result over no rows, an empty filter: Spark gives it to the rows of a correlated scalar (or lateral)
+   * subquery that match no row, which were null otherwise, where the same subquery uncorrelated gives the
+   * empty filter.
+   */
+  @Override
+  public Option<Literal> defaultResult() {
+    return Option.apply(Literal$.MODULE$.create(eval(createAggregationBuffer()), BinaryType$.MODULE$));
   }
 
   @Override
