@@ -243,15 +243,16 @@ public final class FilterUpdater {
   }
 
   /**
-   * {@code data} with each CHAR key column of another length than the stored CHAR key brought to the stored
-   * length (trailing spaces dropped, then padded), as Spark stores such a value in the filter's column: a CHAR(5)
-   * 'cd   ' added to a CHAR(3) table is 'cd ', which the build hashed and which probes hash, not 'cd   '.
+   * {@code data} with each key column that is not a CHAR of the stored CHAR key's length (a CHAR of another
+   * length, a STRING, a VARCHAR) brought to the stored length (trailing spaces dropped, then padded), as Spark
+   * stores such a value in the filter's column: a CHAR(5) 'cd   ' or a STRING 'cd' added to a CHAR(3) table is
+   * 'cd ', which the build hashed and which probes hash, not 'cd   ' or 'cd'.
    */
   private static Dataset<Row> charKeysAsStored(Dataset<Row> data, List<StructField> keys) {
     for (StructField key : keys) {
       int stored = KeyTypes.charLength(key);
       int given = KeyTypes.charLength(column(data, key.name()));
-      if (stored >= 0 && given >= 0 && given != stored) {
+      if (stored >= 0 && given != stored) {
         Column column = data.col(quoted(key.name()));
         data = data.withColumn(key.name(), functions.rpad(functions.rtrim(column), stored, " "));
       }

@@ -117,6 +117,33 @@ class StoredCharKeyTest {
         "the staged row joining the table");
   }
 
+  /**
+   * Rows of plain strings (a DataFrame of the new rows, a CSV file) appended to a CHAR(3) table are stored padded
+   * ('cd' as 'cd '), as rows of another CHAR length are: an update with those rows as its added rows must add the
+   * padded key, which the table holds and its probes hash, and rows deleted by such a string must remove it.
+   */
+  @Test
+  void anUpdateWithStringKeysOfACharFilterHashesThemAsTheTableStoresThem() throws Exception {
+    spark.sql("CREATE TABLE w3 (k CHAR(3), a INT) USING parquet");
+    spark.sql("INSERT INTO w3 VALUES ('ab', 1), ('ef', 3)");
+    FilterStore store = FilterStore.open(location("strings3"), spark);
+    CuckooFilters.build(spark.table("w3"), "k").saveTo(store, "w3");
+    Dataset<Row> added = spark.sql("SELECT 'cd' AS k, 2 AS a");
+    added.write().insertInto("w3"); // stored as 'cd '
+    FilterUpdater.update(store, ChangeSet.of(added, added.where("false"), spark.table("w3")), "appended strings");
+    Dataset<Row> w3 = spark.table("w3");
+    assertEquals(3, store.sparkFilterLatest(spark).prune(w3, "k").count(), "every row of the table is kept");
+    assertEquals(List.of("ab ", "cd ", "ef "), w3.orderBy("k").select("k").as(
+        org.apache.spark.sql.Encoders.STRING()).collectAsList(), "the premise: the table holds padded values");
+
+    Dataset<Row> deleted = spark.sql("SELECT 'ef' AS k, 3 AS a");
+    Dataset<Row> after = spark.table("w3").where("a <> 3"); // the table once the row is deleted
+    FilterUpdater.update(store, ChangeSet.of(after.where("false"), deleted, after), "deleted strings");
+    assertEquals(java.util.Arrays.toString(CuckooFilters.build(after, "k").filter().toByteArray()),
+        java.util.Arrays.toString(store.readLatest().filter().toByteArray()),
+        "the bytes of a fresh build of the table without the deleted row");
+  }
+
   @Test
   void anUpdateOfACharKeyFromSnapshotsHashesLikeTheBuild() throws Exception {
     spark.sql("CREATE TABLE v3 (k CHAR(3), a INT) USING parquet");
