@@ -18,6 +18,7 @@ import java.io.ObjectOutputStream;
 import java.io.OutputStream;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -926,7 +927,8 @@ public final class CuckooFilter implements Serializable {
 
   @Override
   public String toString() {
-    return String.format("CuckooFilter{%s, b=%d, f=%d, buckets=%d, items=%d, load=%.4f, bits/item=%.2f, fpp=%.3g}",
+    return String.format(Locale.ROOT,
+        "CuckooFilter{%s, b=%d, f=%d, buckets=%d, items=%d, load=%.4f, bits/item=%.2f, fpp=%.3g}",
         parameters.variant(), bucketSize, parameters.fingerprintBits(), bucketCount, size, loadFactor(),
         bitsPerItem(), expectedFpp());
   }

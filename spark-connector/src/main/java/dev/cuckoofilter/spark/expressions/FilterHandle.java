@@ -7,6 +7,7 @@ import java.lang.ref.SoftReference;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.SparkContext;
 import org.apache.spark.TaskContext;
@@ -75,8 +76,8 @@ public abstract class FilterHandle implements Serializable {
   }
 
   static String summary(CuckooFilter f) {
-    return String.format("%d items, %.2f bits/item, fpp %.2g, %d bytes", f.size(), f.bitsPerItem(), f.expectedFpp(),
-        f.serializedSize());
+    return String.format(Locale.ROOT, "%d items, %.2f bits/item, fpp %.2g, %d bytes", f.size(), f.bitsPerItem(),
+        f.expectedFpp(), f.serializedSize());
   }
 
   private static final class BroadcastHandle extends FilterHandle {

@@ -8,6 +8,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
@@ -36,7 +37,7 @@ final class StoredFilterHandles {
   }
 
   private static String describe(String location, CommitRecord r, String how) {
-    return String.format("%s version %d (%s): %d items, fpp %.2g, %d bytes", location, r.version(), how,
+    return String.format(Locale.ROOT, "%s version %d (%s): %d items, fpp %.2g, %d bytes", location, r.version(), how,
         r.metadata().itemCount(), r.metadata().fpp(), r.data().bytes());
   }
 

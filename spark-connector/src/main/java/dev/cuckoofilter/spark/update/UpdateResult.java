@@ -1,6 +1,7 @@
 package dev.cuckoofilter.spark.update;
 
 import dev.cuckoofilter.core.CuckooFilter;
+import java.util.Locale;
 
 /**
  * The outcome of an incremental update.
@@ -21,7 +22,8 @@ public record UpdateResult(CuckooFilter filter, long entriesAdded, long entriesR
   public String summary() {
     return rebuilt
         ? "rebuilt the filter (" + rebuildReason + "): " + filter.size() + " entries"
-        : String.format("updated the filter: +%d entries, -%d entries, %d deleted keys still present; %d entries, "
+        : String.format(Locale.ROOT,
+            "updated the filter: +%d entries, -%d entries, %d deleted keys still present; %d entries, "
             + "load %.3f, fpp %.3g", entriesAdded, entriesRemoved, deletedKeptKeys, filter.size(), filter.loadFactor(),
             filter.expectedFpp());
   }
