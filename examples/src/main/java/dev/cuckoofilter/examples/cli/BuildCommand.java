@@ -159,7 +159,7 @@ final class BuildCommand extends StoreCommand {
       }
       for (FileStatus match : matches) {
         if (match.isFile()) {
-          if (!hiddenName(match.getPath())) { // a glob's match too: _SUCCESS, .crc files
+          if (!hiddenName(match.getPath()) && match.getLen() > 0) { // a glob's match too: _SUCCESS, .crc files
             files.add(match.getPath());
           }
           continue;
@@ -168,9 +168,9 @@ final class BuildCommand extends StoreCommand {
         // match of such a name): only the names below it count.
         RemoteIterator<LocatedFileStatus> it = fs.listFiles(match.getPath(), true);
         while (it.hasNext()) {
-          Path file = it.next().getPath();
-          if (!hidden(match.getPath(), file)) {
-            files.add(file);
+          LocatedFileStatus file = it.next();
+          if (!hidden(match.getPath(), file.getPath()) && file.getLen() > 0) {
+            files.add(file.getPath());
           }
         }
       }
@@ -184,7 +184,8 @@ final class BuildCommand extends StoreCommand {
 
   /**
    * Like Spark: a file is not data if its name or a directory's name below the input is hidden (the input directory's
-   * own name does not count).
+   * own name does not count). Files of length 0 are not data either: Spark reads no rows of them
+   * ({@code PartitioningAwareFileIndex} lists only non-empty files), and they are no Parquet files to read.
    */
   private static boolean hidden(Path root, Path file) {
     for (Path p = file; p != null && !p.equals(root); p = p.getParent()) {

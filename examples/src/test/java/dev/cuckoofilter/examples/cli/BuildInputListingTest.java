@@ -8,6 +8,7 @@ import dev.cuckoofilter.examples.TestSpark;
 import dev.cuckoofilter.examples.common.ExitCodes;
 import dev.cuckoofilter.spark.CuckooFilters;
 import dev.cuckoofilter.spark.store.FilterStore;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -64,5 +65,14 @@ class BuildInputListingTest {
     String glob = dir.resolve("globbed").toString() + "/*";
     assertEquals(300, spark.read().parquet(glob).count());
     assertBuildsLikeSpark("hidden-glob-match", glob);
+  }
+
+  @Test
+  void anEmptyFileAmongTheDataFilesIsLeftOutAsSparkLeavesItOut() throws Exception {
+    Path data = dir.resolve("with-empty");
+    spark.range(0, 500).repartition(2).write().parquet(data.toString());
+    Files.createFile(data.resolve("part-99999-empty.parquet"));
+    assertEquals(500, spark.read().parquet(data.toString()).count());
+    assertBuildsLikeSpark("empty-file", data.toString());
   }
 }
