@@ -158,18 +158,19 @@ final class BuildCommand extends StoreCommand {
         throw new InputException("--input " + input + ": the path does not exist");
       }
       for (FileStatus match : matches) {
-        if (hiddenName(match.getPath())) { // a glob's match too: _SUCCESS, .crc files, _temporary
-          continue;
-        }
         if (match.isFile()) {
-          files.add(match.getPath());
+          if (!hiddenName(match.getPath()) && match.getLen() > 0) { // a glob's match too: _SUCCESS, .crc files
+            files.add(match.getPath());
+          }
           continue;
         }
+        // A directory is read whatever its own name (Spark reads an input directory named _staging, or a glob's
+        // match of such a name): only the names below it count.
         RemoteIterator<LocatedFileStatus> it = fs.listFiles(match.getPath(), true);
         while (it.hasNext()) {
-          Path file = it.next().getPath();
-          if (!hidden(match.getPath(), file)) {
-            files.add(file);
+          LocatedFileStatus file = it.next();
+          if (!hidden(match.getPath(), file.getPath()) && file.getLen() > 0) {
+            files.add(file.getPath());
           }
         }
       }
@@ -181,7 +182,11 @@ final class BuildCommand extends StoreCommand {
     return files;
   }
 
-  /** Like Spark: a file is not data if its name or a directory's name below the input is hidden. */
+  /**
+   * Like Spark: a file is not data if its name or a directory's name below the input is hidden (the input directory's
+   * own name does not count). Files of length 0 are not data either: Spark reads no rows of them
+   * ({@code PartitioningAwareFileIndex} lists only non-empty files), and they are no Parquet files to read.
+   */
   private static boolean hidden(Path root, Path file) {
     for (Path p = file; p != null && !p.equals(root); p = p.getParent()) {
       if (hiddenName(p)) {

@@ -81,18 +81,20 @@ class CuckooCliRefusalsTest {
   }
 
   /**
-   * A glob over a directory Spark wrote matches its _SUCCESS marker, its .crc side files and _temporary, which
-   * Spark leaves out of a glob as it does of a directory; the build refused the glob with "_SUCCESS is not a
-   * readable Parquet file" (exit code 2), though Spark reads it.
+   * A glob over a directory Spark wrote matches its _SUCCESS marker, its .crc side files and _temporary, whose
+   * files in progress lie below a further _temporary (the match's own name does not count: Spark reads a directory
+   * it matches, BuildInputListingTest), which Spark leaves out of a glob as it does of a directory; the build
+   * refused the glob with "_SUCCESS is not a readable Parquet file" (exit code 2), though Spark reads it.
    */
   @Test
   void globsLeaveOutTheFilesSparkLeavesOut() throws IOException {
     Path data = dir.resolve("globbed");
-    Files.createDirectories(data.resolve("_temporary").resolve("0"));
+    Path inProgress = data.resolve("_temporary").resolve("0").resolve("_temporary").resolve("attempt_0");
+    Files.createDirectories(inProgress);
     Files.copy(Path.of(ids0).resolve("part-0.parquet"), data.resolve("part-0.parquet"));
     Files.write(data.resolve("_SUCCESS"), new byte[0]);
     Files.copy(Path.of(ids0).resolve(".part-0.parquet.crc"), data.resolve(".part-0.parquet.crc"));
-    Files.write(data.resolve("_temporary").resolve("0").resolve("part-1.parquet"), new byte[] {1, 2, 3});
+    Files.write(inProgress.resolve("part-1.parquet"), new byte[] {1, 2, 3});
     ChildProcess.Result globbed = cuckoo("build", location("globbed"), "--keys", "id", "--input", data + "/*");
     assertEquals(ExitCodes.OK, globbed.exitCode(), globbed.describe());
     assertTrue(globbed.stdout().startsWith("read 300 rows of 1 file(s): 300 distinct keys"), globbed.describe());
