@@ -1079,12 +1079,12 @@ public final class CuckooFilter implements Serializable {
         if (f < 0) {
           f = Sizing.fingerprintBitsForTable(b, target, bucketCount);
           if (f < 0) {
-            throw fppTooSmall(target, b, Sizing.falsePositiveRate(b, 32, Sizing.designLoad(b, 32, bucketCount)));
+            throw fppTooSmall(target, b, Sizing.designFalsePositiveRate(b, 32, bucketCount));
           }
         }
       }
       long m = bucketCount > 0 ? bucketCount : Sizing.bucketCount(expectedItems, b, f);
-      double designFpp = Sizing.falsePositiveRate(b, f, Sizing.designLoad(b, f, m));
+      double designFpp = Sizing.designFalsePositiveRate(b, f, m);
       if (!Double.isNaN(fpp) && fingerprintBits >= 0 && designFpp > fpp) {
         throw new IllegalArgumentException("fpp " + fpp + " conflicts with fingerprintBits " + f + ": " + f
             + "-bit fingerprints in buckets of " + b + " give " + designFpp + " at the design load, so fpp must be at"
