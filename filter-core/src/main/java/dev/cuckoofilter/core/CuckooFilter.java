@@ -223,8 +223,8 @@ public final class CuckooFilter implements Serializable {
   }
 
   private int probeAll(long[] keys, int from, int to, boolean[] results, boolean hashed) {
-    Objects.checkFromToIndex(from, to, keys.length);
-    Objects.checkFromToIndex(from, to, results.length);
+    checkRange(from, to, keys.length, hashed ? "hashes" : "items");
+    checkRange(from, to, results.length, "results");
     if (stash.size() != 0) {
       int found = 0;
       for (int i = from; i < to; i++) {
@@ -241,6 +241,14 @@ public final class CuckooFilter implements Serializable {
       found += table.containsEitherAll(block, n, results, base);
     }
     return found;
+  }
+
+  /** {@link Objects#checkFromToIndex}, with a message that names the arguments and the array. */
+  private static void checkRange(int from, int to, int length, String array) {
+    if (from < 0 || from > to || to > length) {
+      throw new IndexOutOfBoundsException("from " + from + " and to " + to + " must satisfy 0 <= from <= to <= "
+          + array + ".length, which is " + length);
+    }
   }
 
   /** Fills {@code block} with the buckets and fingerprints of the keys from {@code base}; returns how many. */
@@ -336,7 +344,7 @@ public final class CuckooFilter implements Serializable {
   }
 
   private int updateAll(long[] keys, int from, int to, boolean hashed, boolean add) {
-    Objects.checkFromToIndex(from, to, keys.length);
+    checkRange(from, to, keys.length, hashed ? "hashes" : "items");
     ProbeBlock block = PROBE_BLOCKS.get();
     long[] buckets1 = block.buckets1;
     long[] buckets2 = block.buckets2;
