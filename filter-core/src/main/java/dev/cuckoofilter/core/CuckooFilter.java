@@ -224,8 +224,8 @@ public final class CuckooFilter implements Serializable {
   }
 
   private int probeAll(long[] keys, int from, int to, boolean[] results, boolean hashed) {
-    Objects.checkFromToIndex(from, to, keys.length);
-    Objects.checkFromToIndex(from, to, results.length);
+    checkRange(from, to, keys.length, hashed ? "hashes" : "items");
+    checkRange(from, to, results.length, "results");
     if (stash.size() != 0) {
       int found = 0;
       for (int i = from; i < to; i++) {
@@ -242,6 +242,14 @@ public final class CuckooFilter implements Serializable {
       found += table.containsEitherAll(block, n, results, base);
     }
     return found;
+  }
+
+  /** {@link Objects#checkFromToIndex}, with a message that names the arguments and the array. */
+  private static void checkRange(int from, int to, int length, String array) {
+    if (from < 0 || from > to || to > length) {
+      throw new IndexOutOfBoundsException("from " + from + " and to " + to + " must satisfy 0 <= from <= to <= "
+          + array + ".length, which is " + length);
+    }
   }
 
   /** Fills {@code block} with the buckets and fingerprints of the keys from {@code base}; returns how many. */
@@ -337,7 +345,7 @@ public final class CuckooFilter implements Serializable {
   }
 
   private int updateAll(long[] keys, int from, int to, boolean hashed, boolean add) {
-    Objects.checkFromToIndex(from, to, keys.length);
+    checkRange(from, to, keys.length, hashed ? "hashes" : "items");
     ProbeBlock block = PROBE_BLOCKS.get();
     long[] buckets1 = block.buckets1;
     long[] buckets2 = block.buckets2;
@@ -1054,7 +1062,7 @@ public final class CuckooFilter implements Serializable {
      * @throws IllegalArgumentException if the settings conflict or cannot be met, naming the setting and
      *     what it accepts: {@code semiSorted} with a bucket size other than 4; an {@code fpp} below what
      *     32-bit fingerprints deliver, or that an explicit {@code fingerprintBits} does not deliver at the
-     *     design load; more {@code expectedItems} than 2^32 buckets (or an explicit {@code bucketCount}
+     *     design load (or, in an explicit {@code bucketCount} that they fill further, with the expected items); more {@code expectedItems} than 2^32 buckets (or an explicit {@code bucketCount}
      *     and the stash) hold
      */
     public FilterParameters parameters() {
@@ -1080,17 +1088,21 @@ public final class CuckooFilter implements Serializable {
         b = b < 0 ? 4 : b;
         if (f < 0) {
           f = Sizing.fingerprintBitsForTable(b, target, bucketCount);
+          while (f > 0 && ratedFpp(b, f, bucketCount) > target) {
+            f = f < 32 ? f + 1 : -1; // the expected items fill the table past its design load
+          }
           if (f < 0) {
-            throw fppTooSmall(target, b, Sizing.falsePositiveRate(b, 32, Sizing.designLoad(b, 32, bucketCount)));
+            throw fppTooSmall(target, b, ratedFpp(b, 32, bucketCount));
           }
         }
       }
       long m = bucketCount > 0 ? bucketCount : Sizing.bucketCount(expectedItems, b, f);
-      double designFpp = Sizing.falsePositiveRate(b, f, Sizing.designLoad(b, f, m));
+      double designFpp = ratedFpp(b, f, m);
       if (!Double.isNaN(fpp) && fingerprintBits >= 0 && designFpp > fpp) {
         throw new IllegalArgumentException("fpp " + fpp + " conflicts with fingerprintBits " + f + ": " + f
-            + "-bit fingerprints in buckets of " + b + " give " + designFpp + " at the design load, so fpp must be at"
-            + " least that (or leave fpp or fingerprintBits unset)");
+            + "-bit fingerprints in " + (bucketCount > 0 ? m + " " : "") + "buckets of " + b + " give " + designFpp
+            + " at the design load" + (bucketCount > 0 && expectedItems > 0 ? " or with the " + expectedItems
+            + " expected items" : "") + ", so fpp must be at least that (or leave fpp or fingerprintBits unset)");
       }
       if (bucketCount > 0 && expectedItems > m * b + stashCapacity) {
         throw new IllegalArgumentException("expectedItems " + expectedItems + " conflicts with bucketCount " + m
@@ -1100,6 +1112,16 @@ public final class CuckooFilter implements Serializable {
       double recordedFpp = Double.isNaN(fpp) ? designFpp : fpp;
       return new FilterParameters(semiSorted, b, f, m, CuckooHash.ALGORITHM_ID, seed, maxKicks, stashCapacity,
           Math.max(0, expectedItems), recordedFpp);
+    }
+
+    /**
+     * The false-positive rate a table of {@code m} buckets is sized for: that of its design load, or of the
+     * expected items if they fill an explicit table further (a table sized from them holds them at or below its
+     * design load).
+     */
+    private double ratedFpp(int b, int f, long m) {
+      double design = Sizing.designFalsePositiveRate(b, f, m);
+      return expectedItems > 0 ? Math.max(design, Sizing.falsePositiveRate(f, m, expectedItems)) : design;
     }
 
     private static IllegalArgumentException fppTooSmall(double fpp, int bucketSize, double smallest) {

@@ -65,6 +65,17 @@ class BatchLookupTest {
     CuckooFilter filter = CuckooFilter.create(10, 0.01);
     assertThrows(IndexOutOfBoundsException.class, () -> filter.mightContainAll(new long[5], 0, 6, new boolean[6]));
     assertThrows(IndexOutOfBoundsException.class, () -> filter.mightContainAll(new long[5], 0, 5, new boolean[4]));
+    // The message names the array that is too short: the JDK's "Range [0, 5) out of bounds for length 4" did not
+    // say whether the keys or the results were meant.
+    String results = assertThrows(IndexOutOfBoundsException.class,
+        () -> filter.mightContainAll(new long[5], new boolean[4])).getMessage();
+    assertTrue(results.contains("results") && results.contains("4"), results);
+    String items = assertThrows(IndexOutOfBoundsException.class,
+        () -> filter.mightContainAll(new long[5], 0, 6, new boolean[6])).getMessage();
+    assertTrue(items.contains("items") && items.contains("to 6"), items);
+    String hashes = assertThrows(IndexOutOfBoundsException.class,
+        () -> filter.mightContainHashes(new long[5], 3, 2, new boolean[5])).getMessage();
+    assertTrue(hashes.contains("from 3") && hashes.contains("to 2"), hashes);
   }
 
   /**

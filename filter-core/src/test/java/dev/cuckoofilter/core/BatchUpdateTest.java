@@ -101,6 +101,12 @@ class BatchUpdateTest {
     assertThrows(IndexOutOfBoundsException.class, () -> filter.removeAll(new long[5], -1, 2));
     assertThrows(IndexOutOfBoundsException.class, () -> filter.addHashes(new long[5], 0, 6));
     assertThrows(IndexOutOfBoundsException.class, () -> filter.removeHashes(new long[5], 0, 6));
+    // Messages name the arguments.
+    String add = assertThrows(IndexOutOfBoundsException.class, () -> filter.addAll(new long[5], 3, 2)).getMessage();
+    assertTrue(add.contains("from 3") && add.contains("to 2") && add.contains("items"), add);
+    String remove = assertThrows(IndexOutOfBoundsException.class, () -> filter.removeHashes(new long[5], 0, 6))
+        .getMessage();
+    assertTrue(remove.contains("to 6") && remove.contains("hashes") && remove.contains("5"), remove);
     assertEquals(0, filter.size());
   }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cuckoofilter.core.sizing.Sizing;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -114,6 +115,35 @@ class BuilderLimitsTest {
     assertTrue(items.getMessage().contains("expectedItems") && items.getMessage().contains("at most"),
         items.getMessage());
     assertEquals(12, CuckooFilter.builder().bucketCount(2).expectedItems(12).parameters().expectedItems());
+  }
+
+  /**
+   * {@code expectedItems} are the items the filter must hold at its rate, also with an explicit table: the
+   * fingerprint width was chosen for the table's design load alone, so 16 items in 10 buckets of 2 (a load of 0.8,
+   * above the design load 0.7 of so small a table) were given 6-bit fingerprints for a target of 0.04354 and
+   * reported 0.0496 with the 16 items.
+   */
+  @Test
+  void anExplicitTableMeetsTheTargetRateWithTheExpectedItems() {
+    double fpp = Sizing.designFalsePositiveRate(2, 6, 10);
+    for (int expected = 1; expected <= 24; expected++) {
+      CuckooFilter filter = CuckooFilter.builder().bucketCount(10).bucketSize(2).expectedItems(expected).fpp(fpp)
+          .build();
+      SplittableRandom r = new SplittableRandom(expected);
+      while (filter.size() < expected) {
+        filter.add(r.nextLong());
+      }
+      assertTrue(filter.expectedFpp() <= fpp, "holding its " + expected + " expected items " + filter
+          + " reports " + filter.expectedFpp() + " for a target of " + fpp);
+    }
+    // Unset, the rate recorded is the one the table has with the expected items.
+    CuckooFilter unset = CuckooFilter.builder().bucketCount(10).bucketSize(2).fingerprintBits(6).expectedItems(16)
+        .build();
+    assertEquals(Sizing.falsePositiveRate(6, 10L, 16L), unset.parameters().targetFpp());
+    // An explicit width that does not meet the rate with the expected items is refused.
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CuckooFilter.builder()
+        .bucketCount(10).bucketSize(2).fingerprintBits(6).expectedItems(16).fpp(fpp).parameters());
+    assertTrue(e.getMessage().contains("fingerprintBits 6"), e.getMessage());
   }
 
   @Test
