@@ -88,8 +88,7 @@ public final class FilterUpdater {
     if (p.targetFpp() > 0) {
       return p.targetFpp();
     }
-    return Sizing.falsePositiveRate(p.bucketSize(), p.fingerprintBits(),
-        Sizing.designLoad(p.bucketSize(), p.fingerprintBits(), p.bucketCount()));
+    return Sizing.designFalsePositiveRate(p.bucketSize(), p.fingerprintBits(), p.bucketCount());
   }
 
   private static boolean buildable(double fpp) {

@@ -385,8 +385,8 @@ class FilterUpdaterTest {
     List<long[]> small = keysFrom(0, 100);
     CuckooFilter f = withoutTargetFpp(120, 0.001, small);
     FilterParameters p = f.parameters();
-    double tableRate = dev.cuckoofilter.core.sizing.Sizing.falsePositiveRate(p.bucketSize(), p.fingerprintBits(),
-        dev.cuckoofilter.core.sizing.Sizing.designLoad(p.bucketSize(), p.fingerprintBits(), p.bucketCount()));
+    double tableRate = dev.cuckoofilter.core.sizing.Sizing.designFalsePositiveRate(p.bucketSize(),
+        p.fingerprintBits(), p.bucketCount());
     assertTrue(tableRate <= 0.001, "rate of the table " + tableRate);
     UpdateResult r = FilterUpdater.update(f, ChangeSet.between(rows(small), rows(keysFrom(0, 5000))), "k");
     assertTrue(r.rebuilt(), r.summary());
