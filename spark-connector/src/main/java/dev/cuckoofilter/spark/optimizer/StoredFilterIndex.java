@@ -732,11 +732,12 @@ public final class StoredFilterIndex {
     List<String> conditions = new ArrayList<>();
     if (canonical instanceof Filter filter) {
       for (Expression c : list(InjectRuntimeFilter$.MODULE$.splitConjunctivePredicates(filter.condition()))) {
-        conditions.add(c.toString());
+        conditions.add(unabridged(c::toString));
       }
       java.util.Collections.sort(conditions);
       canonical = filter.child();
     }
+    String definition = unabridged(canonical::toString);
     HadoopFsRelation relation = relation(plan).get();
     PartitioningAwareFileIndex index = PartitionedCatalogTables.currentFiles(relation);
     List<FileStatus> statuses = list(index.allFiles());
@@ -755,7 +756,7 @@ public final class StoredFilterIndex {
         sha.update(text.getBytes(StandardCharsets.UTF_8));
         sha.update((byte) '\n');
       };
-      line.accept(canonical.toString());
+      line.accept(definition);
       line.accept(howFilesAreRead(relation, base.plan()));
       conditions.forEach(line);
       line.accept(java.util.Arrays.toString(base.keyOrdinals()));
@@ -766,6 +767,25 @@ public final class StoredFilterIndex {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * {@code text} rendered in full. Spark abridges the text of plans and expressions, where it is not told otherwise:
+   * it prints the first 24 arguments of an expression or a node with more than {@code spark.sql.debug.maxToStringFields}
+   * (25) and then {@code ... 2 more fields}, and cuts a plan's text at {@code spark.sql.maxPlanStringLength}. The
+   * fingerprint must see all of it: a view's {@code array_contains(array(c1, ..., c25, c26), 1)} redefined as {@code
+   * array_contains(array(c1, ..., c25, c27), 1)} selects other rows under the same abridged text.
+   */
+  private static String unabridged(java.util.function.Supplier<String> text) {
+    SQLConf conf = SQLConf.get().clone();
+    conf.setConf(SQLConf.MAX_TO_STRING_FIELDS(), Integer.MAX_VALUE);
+    conf.unsetConf(SQLConf.MAX_PLAN_STRING_LENGTH()); // its default, the longest text it allows
+    return SQLConf.withExistingConf(conf, new scala.runtime.AbstractFunction0<String>() {
+      @Override
+      public String apply() {
+        return text.get();
+      }
+    });
   }
 
   /**

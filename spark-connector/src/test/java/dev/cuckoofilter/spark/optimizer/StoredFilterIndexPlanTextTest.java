@@ -1,0 +1,89 @@
+package dev.cuckoofilter.spark.optimizer;
+
+import static dev.cuckoofilter.spark.optimizer.RuleOnOff.plan;
+import static dev.cuckoofilter.spark.optimizer.RuleOnOff.sorted;
+import static dev.cuckoofilter.spark.optimizer.RuleOnOff.withRuleOff;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cuckoofilter.spark.SparkTestSession;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The fingerprint of a stored filter's table sees all of its definition, however long the plan's text. */
+class StoredFilterIndexPlanTextTest {
+  static SparkSession spark;
+  @TempDir
+  static Path dir;
+
+  @BeforeAll
+  static void start() {
+    spark = SparkTestSession.builder("local[2]")
+        .config("spark.sql.autoBroadcastJoinThreshold", "-1")
+        .config(RuntimeFilterConf.APPLICATION_SIDE_THRESHOLD, "1KB")
+        .getOrCreate();
+    spark.range(0, 50_000).selectExpr("id % 10000 AS k", "id AS v").write().parquet(dir.resolve("fact").toString());
+    // Columns c1 to c27, all 0 but c26 (1 for even ids) and c27 (1 for odd ids).
+    List<String> columns = new java.util.ArrayList<>(List.of("id * 5 AS k"));
+    for (int i = 1; i <= 25; i++) {
+      columns.add("0 AS c" + i);
+    }
+    columns.add("CAST(id % 2 = 0 AS INT) AS c26");
+    columns.add("CAST(id % 2 = 1 AS INT) AS c27");
+    spark.range(0, 2000).selectExpr(columns.toArray(new String[0])).write().parquet(dir.resolve("wide").toString());
+    spark.read().parquet(dir.resolve("fact").toString()).createOrReplaceTempView("fact");
+    spark.read().parquet(dir.resolve("wide").toString()).createOrReplaceTempView("wide");
+  }
+
+  @AfterAll
+  static void stop() {
+    spark.stop();
+  }
+
+  /** {@code array_contains(array(c1, ..., c25, c<last>), 1)}: 26 arguments, more than Spark prints (spark.sql.debug.maxToStringFields). */
+  private static String view(int last) {
+    return "CREATE OR REPLACE TEMP VIEW wide_active AS SELECT * FROM wide WHERE array_contains(array("
+        + IntStream.rangeClosed(1, 25).mapToObj(i -> "c" + i).collect(Collectors.joining(", ")) + ", c" + last
+        + "), 1)";
+  }
+
+  /**
+   * A view redefined over the same files with a condition on many columns, changed past the arguments that an
+   * expression's text prints (Spark prints 24 of them, then "... 2 more fields"), selects other rows under the same
+   * text: the filter of the old rows must not be used.
+   */
+  @Test
+  void aViewRedefinedPastThePrintedArgumentsOfItsConditionDoesNotUseTheFilterOfItsOldDefinition() throws Exception {
+    String query = "SELECT f.k, f.v FROM fact f JOIN wide_active d ON f.k = d.k";
+    spark.sql(view(26)); // even ids
+    StoredFilterIndex.storeIndex(spark, "wide_active", List.of("k"), dir.resolve("filters/wide").toUri().toString(),
+        0.001);
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    try {
+      Dataset<Row> current = spark.sql(query);
+      assertTrue(plan(current).contains("filters/wide"), "used while current: " + plan(current));
+      assertEquals(withRuleOff(query), sorted(current));
+      spark.sql(view(27)); // odd ids: other rows over the same files
+      List<Row> expected = withRuleOff(query);
+      assertEquals(5000, expected.size(), "1,000 odd dimension keys below 10,000 match 5 fact rows each");
+      Dataset<Row> redefined = spark.sql(query);
+      List<Row> rows = sorted(redefined);
+      assertEquals(expected.size(), rows.size(), "rows of the redefined view's join");
+      assertEquals(expected, rows);
+      assertFalse(plan(redefined).contains("filters/wide"), "a stale filter is not used: " + plan(redefined));
+    } finally {
+      spark.conf().unset(RuntimeFilterConf.FORCE);
+      spark.conf().unset(StoredFilterIndex.PREFIX + "wide_active");
+    }
+  }
+}
