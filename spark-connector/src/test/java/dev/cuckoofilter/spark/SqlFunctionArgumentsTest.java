@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,6 +39,15 @@ class SqlFunctionArgumentsTest {
     for (String part : parts) {
       assertTrue(message.contains(part), () -> "'" + part + "' missing from: " + message);
     }
+  }
+
+  @Test
+  void anUnsupportedColumnOfACompositeKeyIsNamedByItsPosition() {
+    // filterOf takes the key columns as arguments 1..n: the second one is named, not the first.
+    Exception e = assertThrows(AnalysisException.class, () -> spark.table("sfa_dim")
+        .agg(CuckooFilters.filterOf(functions.col("k"), functions.array(functions.col("k")))).collect());
+    assertMentions(e.getMessage(), "cuckoo_filter", "argument 2 (key)", "array<bigint>");
+    assertTrue(!e.getMessage().contains("argument 1 (key)"), e.getMessage());
   }
 
   @Test

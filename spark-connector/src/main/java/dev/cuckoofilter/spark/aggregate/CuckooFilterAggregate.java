@@ -204,10 +204,12 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
     if (ks.isEmpty()) {
       return new TypeCheckResult.TypeCheckFailure(NAME + ": needs a key argument");
     }
-    for (Expression k : ks) {
+    for (int i = 0; i < ks.size(); i++) {
+      Expression k = ks.get(i);
       // An untyped NULL key is a null key: left out, so its filter is empty.
       if (!KeyTypes.supported(k.dataType()) && !KeyTypes.untypedNull(k.dataType())) {
-        return new TypeCheckResult.TypeCheckFailure(NAME + ": argument 1 (key) has unsupported type "
+        // The key columns are the first arguments (filterOf(k1, k2, ...)); the SQL form takes one.
+        return new TypeCheckResult.TypeCheckFailure(NAME + ": argument " + (i + 1) + " (key) has unsupported type "
             + k.dataType().simpleString() + "; keys can be " + KeyTypes.SUPPORTED_TYPES);
       }
     }
