@@ -229,6 +229,11 @@ public final class CanonicalBuilder {
   /**
    * The same entries as {@code filter} in canonical layout: the filter that a canonical build of its
    * items gives (equal filters in content become equal in bytes).
+   *
+   * @throws FilterFullException if the entries, inserted in canonical order, do not all fit (possible for
+   *     a filter filled close to its maximum load along another insertion order); {@code filter} is
+   *     unchanged and callers keep it as it is
+   * @throws IllegalArgumentException if the filter holds more entries than one Java array can sort
    */
   public static CuckooFilter canonical(CuckooFilter filter) {
     if (filter.size() > Integer.MAX_VALUE - 8) {
