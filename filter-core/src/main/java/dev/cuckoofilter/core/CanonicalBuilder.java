@@ -27,6 +27,8 @@ public final class CanonicalBuilder {
   private int pendingSize;
   /** Set by {@link #build}: the filter is handed out, adding more would change it behind the caller. */
   private boolean built;
+  /** Set when an entry found no room: the filter holds only part of the items and is never handed out. */
+  private String failure;
 
   /**
    * @param distinct true to store equal entries once (a set of items, the Spark build), false to keep
@@ -69,8 +71,9 @@ public final class CanonicalBuilder {
     long bucket = EntryCodes.bucket(code, fingerprintBits);
     long fp = EntryCodes.fingerprint(code, fingerprintBits);
     if (!filter.insertEntry(bucket, fp)) {
-      throw new FilterFullException("the filter is full after " + filter.size() + " entries (" + filter.capacity()
-          + " slots, " + filter.parameters().stashCapacity() + " stash): size it for more items");
+      failure = "the filter is full after " + filter.size() + " entries (" + filter.capacity()
+          + " slots, " + filter.parameters().stashCapacity() + " stash): size it for more items";
+      throw new FilterFullException(failure);
     }
   }
 
@@ -204,8 +207,14 @@ public final class CanonicalBuilder {
     }
   }
 
-  /** The finished filter. The builder must not be used afterwards. */
+  /**
+   * The finished filter. The builder must not be used afterwards.
+   *
+   * @throws FilterFullException if the filter cannot hold the buffered entries
+   * @throws IllegalStateException if an earlier add or build failed for want of room (its filter lacks items)
+   */
   public CuckooFilter build() {
+    checkNotFailed();
     if (pendingSize > 0) {
       UnsignedLongs.sort(pending, 0, pendingSize);
       long[] codes = pending;
@@ -221,8 +230,16 @@ public final class CanonicalBuilder {
   }
 
   private void checkNotBuilt() {
+    checkNotFailed();
     if (built) {
       throw new IllegalStateException("build() was called: the builder takes no more items");
+    }
+  }
+
+  private void checkNotFailed() {
+    if (failure != null) {
+      throw new IllegalStateException("an earlier add failed (" + failure + "); the builder holds only part of the "
+          + "items");
     }
   }
 

@@ -162,6 +162,43 @@ class CanonicalBuilderTest {
     }
   }
 
+  /**
+   * A build that failed for want of room leaves a filter holding only part of the items: the builder used to
+   * hand that filter out on a second build() (the buffered codes were gone, so nothing failed again), silently
+   * dropping the rest. After a failure the builder refuses to build or take more.
+   */
+  @ParameterizedTest(name = "by {0}")
+  @CsvSource({"hashes", "codes", "passes"})
+  void aBuilderThatFailedNeverHandsOutItsPartialFilter(String by) {
+    FilterParameters p = CuckooFilter.builder().bucketCount(4).fingerprintBits(8).stashCapacity(0).build().parameters();
+    long[] hashes = new long[200]; // 200 distinct items for 16 slots
+    for (int i = 0; i < hashes.length; i++) {
+      hashes[i] = CuckooHash.hashLong(i, 0);
+    }
+    CanonicalBuilder builder = new CanonicalBuilder(p, true);
+    if (by.equals("hashes")) {
+      builder.addHashes(hashes.clone(), hashes.length);
+      assertThrows(FilterFullException.class, builder::build);
+    } else if (by.equals("codes")) {
+      long[] codes = Arrays.stream(hashes).map(h -> EntryCodes.ofHash(p, h)).toArray();
+      UnsignedLongs.sort(codes, 0, codes.length);
+      assertThrows(FilterFullException.class, () -> {
+        for (long code : codes) {
+          builder.addCode(code);
+        }
+      });
+    } else {
+      assertThrows(FilterFullException.class, () -> builder.addHashesInPasses(sink -> {
+        for (long h : hashes) {
+          sink.accept(h);
+        }
+      }, hashes.length, 50));
+    }
+    IllegalStateException e = assertThrows(IllegalStateException.class, builder::build);
+    assertTrue(e.getMessage().contains("full"), e.getMessage());
+    assertThrows(IllegalStateException.class, () -> builder.addHash(1));
+  }
+
   @Test
   void addingByCodeAfterHashesOrAnythingAfterBuildIsRejected() {
     FilterParameters p = CuckooFilter.builder().bucketCount(64).fingerprintBits(12).build().parameters();
