@@ -257,6 +257,33 @@ class RuntimeFilterRuleTest {
   }
 
   @Test
+  void aUserFunctionKeyThatFailsOnlyOnRowsTheJoinNeverSeesDoesNotFailTheQuery() {
+    shuffledJoinsOverSmallTables();
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    // A user-defined function that throws reports it as a SparkException (FAILED_EXECUTE_UDF), a checked exception,
+    // not a RuntimeException as an ANSI cast does: the probe pushed below the inner join calls it on every row of
+    // fact, also on the 'x' rows that the inner join drops before the query calls it.
+    spark.udf().register("strict_long", (org.apache.spark.sql.api.java.UDF1<String, Long>) s -> s == null ? null
+        : Long.parseLong(s), org.apache.spark.sql.types.DataTypes.LongType);
+    String sql = "SELECT x.v, d.name FROM (SELECT fs.* FROM (SELECT v, CASE WHEN v % 7 = 0 THEN CAST(k AS STRING) "
+        + "ELSE 'x' END AS s FROM fact) fs JOIN (SELECT k AS dk FROM dim WHERE name LIKE 'd1%') e "
+        + "ON fs.v = e.dk) x JOIN dim d ON strict_long(x.s) = d.k WHERE d.segment < 2";
+    try {
+      assertTrue(compareWithRuleOnAndOff(sql), sql);
+      // The probe compiled into the stage, and interpreted.
+      spark.conf().set("spark.sql.codegen.wholeStage", "false");
+      spark.conf().set("spark.sql.codegen.factoryMode", "NO_CODEGEN");
+      assertTrue(compareWithRuleOnAndOff(sql), sql);
+      spark.conf().set(RuntimeFilterConf.ENABLED, "false");
+      assertTrue(spark.sql(sql).count() > 0, "the test joins rows");
+    } finally {
+      for (String key : List.of("spark.sql.codegen.wholeStage", "spark.sql.codegen.factoryMode")) {
+        spark.conf().unset(key);
+      }
+    }
+  }
+
+  @Test
   void aSideFilteredByAnInOrExistsSubqueryKeepsItsKeys() {
     shuffledJoinsOverSmallTables();
     // The rule runs before Spark rewrites IN / EXISTS subqueries into joins, and that rewrite never reaches the
