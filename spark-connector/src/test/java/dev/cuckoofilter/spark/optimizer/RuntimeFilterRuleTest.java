@@ -756,6 +756,37 @@ class RuntimeFilterRuleTest {
   }
 
   /**
+   * A shuffle whose map partitions repeat few keys many times (a fact-like side) is within the map-side budget:
+   * the partial builds hold distinct keys, not rows.
+   */
+  @Test
+  void theMapTasksBuildTheFilterOfManyRowsOfFewKeys() {
+    shuffledJoinsOverSmallTables();
+    // Two map partitions of about 66,700 rows each, of the same 500 keys: parts of a few KB in a 64KB budget, where
+    // each partition may send up to 64KB. The tap gave up after 16,384 rows (64KB over 4 bytes), as if every row
+    // were a key, and the filter was built by reading the shuffle again.
+    String side = "(SELECT (id % 500) * 7 AS k FROM range(0, 200000) WHERE id % 3 > 0) r";
+    String sql = "SELECT /*+ CUCKOO_FILTER(f), NO_CUCKOO_FILTER(r) */ f.k, f.v FROM fact f LEFT SEMI JOIN " + side
+        + " ON f.k = r.k";
+    try {
+      spark.conf().set(RuntimeFilterConf.ENABLED, "false");
+      List<String> expected = rows(spark.sql("SELECT f.k, f.v FROM fact f LEFT SEMI JOIN " + side + " ON f.k = r.k"));
+      assertTrue(expected.size() > 900, "the test joins rows");
+      spark.conf().unset(RuntimeFilterConf.ENABLED);
+      spark.conf().set(RuntimeFilterConf.MAP_SIDE_BUILD_MAX_BYTES, "64KB");
+      Dataset<Row> pruned = spark.sql(sql);
+      assertEquals(expected, rows(pruned));
+      ExecutedPlans plans = ExecutedPlans.of(pruned.queryExecution().executedPlan());
+      assertEquals(1, plans.mapSideBuilds.size(), () -> pruned.queryExecution().executedPlan().toString());
+      MapSideFilterBuildExec build = plans.mapSideBuilds.get(0);
+      assertEquals(0, build.shuffleReads(), "built from the map tasks' parts, not by reading the shuffle");
+      assertEquals(spark.sparkContext().defaultParallelism(), build.tappedPartitions(), "every map partition");
+    } finally {
+      spark.conf().unset(RuntimeFilterConf.MAP_SIDE_BUILD_MAX_BYTES);
+    }
+  }
+
+  /**
    * The filter is sized from the build side's exact distinct keys, with no cap: 5M keys (Spark's runtime bloom
    * filter stops at 4M items) get a filter of 5M items at the configured rate, and the join keeps every match.
    */
