@@ -596,6 +596,29 @@ class RuntimeFilterRuleTest {
   }
 
   @Test
+  void aMalformedSettingIsRefusedNamingIt() {
+    // A rate or count that is not a number failed every query of the session with Java's bare "For input string:
+    // "1%"", naming no setting; a switch that is not true or false ("yes", a typo of "true") was taken as false.
+    for (String[] setting : new String[][] {{RuntimeFilterConf.FPP, "1%"}, {RuntimeFilterConf.MAX_FILTERS, "ten"},
+        {RuntimeFilterConf.ENABLED, "yes"}, {RuntimeFilterConf.FORCE, "ture"},
+        {RuntimeFilterConf.REQUIRE_SELECTIVE, "no"}, {RuntimeFilterConf.SHARE_SHUFFLE, "1"}}) {
+      spark.conf().set(setting[0], setting[1]);
+      try {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> spark.sql("SELECT f.k FROM fact f JOIN dim d ON f.k = d.k").queryExecution().executedPlan(),
+            setting[0] + "=" + setting[1]);
+        assertTrue(e.getMessage().contains(setting[0]) && e.getMessage().contains("'" + setting[1] + "'"),
+            e.getMessage());
+      } finally {
+        spark.conf().unset(setting[0]);
+      }
+    }
+    // A switch in other letters is still a switch, as Spark's own are.
+    spark.conf().set(RuntimeFilterConf.FORCE, "TRUE");
+    assertTrue(compareWithRuleOnAndOff("SELECT f.k, d.name FROM fact f JOIN dim d ON f.k = d.k"));
+  }
+
+  @Test
   void explainShowsTheInjectedFilter() {
     shuffledJoinsOverSmallTables();
     Dataset<Row> df = spark.sql("SELECT f.k, d.name FROM fact f JOIN dim d ON f.k = d.k WHERE d.segment < 2");
