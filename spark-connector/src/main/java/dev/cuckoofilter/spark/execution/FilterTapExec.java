@@ -136,17 +136,17 @@ public final class FilterTapExec extends JavaSparkPlan {
   /**
    * Feeds each row to the partial build; when the rows run out (a shuffle writer reads them all) sends the
    * partition's part to the accumulator, or the mark that it gave up: its part is over {@code maxPartBytes}
-   * (or its rows are so many that it would be, so it stops collecting early).
+   * (or its distinct keys are so many that it would be, so it stops collecting early; the part holds the keys,
+   * not the rows, and a fact-like side repeats few keys many times).
    */
   private static final class TapIterator extends AbstractIterator<InternalRow> {
     private final Iterator<InternalRow> rows;
     private final CuckooFilterAggregate aggregate;
     private final FilterTapAccumulator accumulator;
     private final long maxPartBytes;
-    private final long maxRows;
+    private final long maxKeys;
     private final int partition;
     private EntrySetBuffer buffer = new EntrySetBuffer();
-    private long seen;
     private boolean sent;
 
     TapIterator(Iterator<InternalRow> rows, CuckooFilterAggregate aggregate, FilterTapAccumulator accumulator,
@@ -155,7 +155,7 @@ public final class FilterTapExec extends JavaSparkPlan {
       this.aggregate = aggregate;
       this.accumulator = accumulator;
       this.maxPartBytes = maxPartBytes;
-      this.maxRows = maxPartBytes / PartialBuilds.MIN_BYTES_PER_KEY;
+      this.maxKeys = maxPartBytes / PartialBuilds.MIN_BYTES_PER_KEY;
       this.partition = partition;
     }
 
@@ -176,10 +176,9 @@ public final class FilterTapExec extends JavaSparkPlan {
     public InternalRow next() {
       InternalRow row = rows.next();
       if (buffer != null) {
-        if (++seen > maxRows) {
+        aggregate.update(buffer, row);
+        if (buffer.distinctLowerBound() > maxKeys) {
           buffer = null; // too many keys for the driver's budget: the filter is built from the shuffle instead
-        } else {
-          aggregate.update(buffer, row);
         }
       }
       return row;

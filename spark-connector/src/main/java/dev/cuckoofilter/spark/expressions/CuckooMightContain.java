@@ -32,8 +32,9 @@ import scala.collection.Seq;
  * once per generated class from a {@link FilterHandle}.
  *
  * <p>A probe the optimizer adds by itself ({@link #keepingRowsWhoseKeysFail}) keeps a row whose key fails to
- * evaluate (an ANSI cast of a malformed string): Spark may push it below joins and filters that kept such rows
- * from the key's evaluation in the query as written, and the query must not fail where it ran before.
+ * evaluate (an ANSI cast of a malformed string, a user-defined function that throws, which Spark reports as a
+ * checked SparkException): Spark may push it below joins and filters that kept such rows from the key's evaluation
+ * in the query as written, and the query must not fail where it ran before.
  */
 public final class CuckooMightContain extends JavaExpression {
   public static final String NAME = "cuckoo_might_contain";
@@ -229,7 +230,7 @@ public final class CuckooMightContain extends JavaExpression {
     boolean kept;
     try {
       kept = mightContain(f, hash, input);
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // a user-defined function reports its failure as a SparkException, a checked one
       if (!keepRowsWhoseKeysFail) {
         throw e;
       }
@@ -282,7 +283,7 @@ public final class CuckooMightContain extends JavaExpression {
           .append(KeyHashing.genFold(key.dataType(), k.value().toString(), hash)).append(" }\n");
     }
     if (keepRowsWhoseKeysFail) {
-      code.append("} catch (RuntimeException ").append(ctx.freshName("cuckooKeyError")).append(") {\n")
+      code.append("} catch (Exception ").append(ctx.freshName("cuckooKeyError")).append(") {\n")
           .append(keyFailed).append(" = true;\n}\n");
     }
     code.append("boolean ").append(ev.isNull()).append(" = false;\n");

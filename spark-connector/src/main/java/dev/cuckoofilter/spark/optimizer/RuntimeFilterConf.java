@@ -50,13 +50,24 @@ public final class RuntimeFilterConf {
   final int maxFilters;
 
   private RuntimeFilterConf(SQLConf conf) {
-    enabled = Boolean.parseBoolean(conf.getConfString(ENABLED, "true"));
-    force = Boolean.parseBoolean(conf.getConfString(FORCE, "false"));
+    enabled = bool(conf, ENABLED, "true");
+    force = bool(conf, FORCE, "false");
     applicationSideThreshold = bytes(conf, APPLICATION_SIDE_THRESHOLD, "8MB");
     creationSideThreshold = bytes(conf, CREATION_SIDE_THRESHOLD, "10GB");
-    requireSelective = Boolean.parseBoolean(conf.getConfString(REQUIRE_SELECTIVE, "true"));
-    fpp = Double.parseDouble(conf.getConfString(FPP, "0.001"));
-    maxFilters = Integer.parseInt(conf.getConfString(MAX_FILTERS, "10"));
+    requireSelective = bool(conf, REQUIRE_SELECTIVE, "true");
+    String fppValue = conf.getConfString(FPP, "0.001");
+    try {
+      fpp = Double.parseDouble(fppValue.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(FPP + " must be a number in (0, 1) such as 0.001, got '" + fppValue + "'", e);
+    }
+    String maxFiltersValue = conf.getConfString(MAX_FILTERS, "10");
+    try {
+      maxFilters = Integer.parseInt(maxFiltersValue.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(MAX_FILTERS + " must be a whole number such as 10, got '" + maxFiltersValue
+          + "'", e);
+    }
     if (!(fpp > 0 && fpp < 1)) {
       throw new IllegalArgumentException(FPP + " must be in (0, 1), got " + fpp);
     }
@@ -69,6 +80,24 @@ public final class RuntimeFilterConf {
   /** {@link #MAP_SIDE_BUILD_MAX_BYTES}, read alone (a physical rule that runs for every query needs nothing else). */
   static long mapSideBuildMaxBytes(SQLConf conf) {
     return bytes(conf, MAP_SIDE_BUILD_MAX_BYTES, "32MB");
+  }
+
+  /** {@link #SHARE_SHUFFLE}, read alone (in the same physical rule). */
+  static boolean shareShuffle(SQLConf conf) {
+    return bool(conf, SHARE_SHUFFLE, "true");
+  }
+
+  /** A switch: {@code true} or {@code false} in any letters, as Spark reads its own; anything else is refused. */
+  private static boolean bool(SQLConf conf, String key, String fallback) {
+    String value = conf.getConfString(key, fallback);
+    String v = value.trim();
+    if (v.equalsIgnoreCase("true")) {
+      return true;
+    }
+    if (v.equalsIgnoreCase("false")) {
+      return false;
+    }
+    throw new IllegalArgumentException(key + " must be true or false, got '" + value + "'");
   }
 
   private static long bytes(SQLConf conf, String key, String fallback) {

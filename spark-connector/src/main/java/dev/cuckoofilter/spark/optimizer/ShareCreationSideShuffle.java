@@ -72,7 +72,7 @@ public final class ShareCreationSideShuffle extends Rule<SparkPlan> {
   public SparkPlan apply(SparkPlan plan) {
     SQLConf conf = SQLConf.get();
     // Without exchange reuse the subquery would run its own copy of the shuffle: no gain.
-    if (!Boolean.parseBoolean(conf.getConfString(RuntimeFilterConf.SHARE_SHUFFLE, "true")) || !conf.exchangeReuseEnabled()) {
+    if (!RuntimeFilterConf.shareShuffle(conf) || !conf.exchangeReuseEnabled()) {
       return plan;
     }
     List<ShuffleExchangeExec> exchanges = new ArrayList<>();

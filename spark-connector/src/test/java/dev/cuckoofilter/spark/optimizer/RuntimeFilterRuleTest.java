@@ -257,6 +257,33 @@ class RuntimeFilterRuleTest {
   }
 
   @Test
+  void aUserFunctionKeyThatFailsOnlyOnRowsTheJoinNeverSeesDoesNotFailTheQuery() {
+    shuffledJoinsOverSmallTables();
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    // A user-defined function that throws reports it as a SparkException (FAILED_EXECUTE_UDF), a checked exception,
+    // not a RuntimeException as an ANSI cast does: the probe pushed below the inner join calls it on every row of
+    // fact, also on the 'x' rows that the inner join drops before the query calls it.
+    spark.udf().register("strict_long", (org.apache.spark.sql.api.java.UDF1<String, Long>) s -> s == null ? null
+        : Long.parseLong(s), org.apache.spark.sql.types.DataTypes.LongType);
+    String sql = "SELECT x.v, d.name FROM (SELECT fs.* FROM (SELECT v, CASE WHEN v % 7 = 0 THEN CAST(k AS STRING) "
+        + "ELSE 'x' END AS s FROM fact) fs JOIN (SELECT k AS dk FROM dim WHERE name LIKE 'd1%') e "
+        + "ON fs.v = e.dk) x JOIN dim d ON strict_long(x.s) = d.k WHERE d.segment < 2";
+    try {
+      assertTrue(compareWithRuleOnAndOff(sql), sql);
+      // The probe compiled into the stage, and interpreted.
+      spark.conf().set("spark.sql.codegen.wholeStage", "false");
+      spark.conf().set("spark.sql.codegen.factoryMode", "NO_CODEGEN");
+      assertTrue(compareWithRuleOnAndOff(sql), sql);
+      spark.conf().set(RuntimeFilterConf.ENABLED, "false");
+      assertTrue(spark.sql(sql).count() > 0, "the test joins rows");
+    } finally {
+      for (String key : List.of("spark.sql.codegen.wholeStage", "spark.sql.codegen.factoryMode")) {
+        spark.conf().unset(key);
+      }
+    }
+  }
+
+  @Test
   void aSideFilteredByAnInOrExistsSubqueryKeepsItsKeys() {
     shuffledJoinsOverSmallTables();
     // The rule runs before Spark rewrites IN / EXISTS subqueries into joins, and that rewrite never reaches the
@@ -569,6 +596,29 @@ class RuntimeFilterRuleTest {
   }
 
   @Test
+  void aMalformedSettingIsRefusedNamingIt() {
+    // A rate or count that is not a number failed every query of the session with Java's bare "For input string:
+    // "1%"", naming no setting; a switch that is not true or false ("yes", a typo of "true") was taken as false.
+    for (String[] setting : new String[][] {{RuntimeFilterConf.FPP, "1%"}, {RuntimeFilterConf.MAX_FILTERS, "ten"},
+        {RuntimeFilterConf.ENABLED, "yes"}, {RuntimeFilterConf.FORCE, "ture"},
+        {RuntimeFilterConf.REQUIRE_SELECTIVE, "no"}, {RuntimeFilterConf.SHARE_SHUFFLE, "1"}}) {
+      spark.conf().set(setting[0], setting[1]);
+      try {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> spark.sql("SELECT f.k FROM fact f JOIN dim d ON f.k = d.k").queryExecution().executedPlan(),
+            setting[0] + "=" + setting[1]);
+        assertTrue(e.getMessage().contains(setting[0]) && e.getMessage().contains("'" + setting[1] + "'"),
+            e.getMessage());
+      } finally {
+        spark.conf().unset(setting[0]);
+      }
+    }
+    // A switch in other letters is still a switch, as Spark's own are.
+    spark.conf().set(RuntimeFilterConf.FORCE, "TRUE");
+    assertTrue(compareWithRuleOnAndOff("SELECT f.k, d.name FROM fact f JOIN dim d ON f.k = d.k"));
+  }
+
+  @Test
   void explainShowsTheInjectedFilter() {
     shuffledJoinsOverSmallTables();
     Dataset<Row> df = spark.sql("SELECT f.k, d.name FROM fact f JOIN dim d ON f.k = d.k WHERE d.segment < 2");
@@ -723,6 +773,37 @@ class RuntimeFilterRuleTest {
       assertEquals(0, fallback.mapSideBuilds.get(0).tappedPartitions());
       assertEquals(1, fallback.mapSideBuilds.get(0).shuffleReads());
       assertArrayEquals(filter, fallback.onlySubqueryResult());
+    } finally {
+      spark.conf().unset(RuntimeFilterConf.MAP_SIDE_BUILD_MAX_BYTES);
+    }
+  }
+
+  /**
+   * A shuffle whose map partitions repeat few keys many times (a fact-like side) is within the map-side budget:
+   * the partial builds hold distinct keys, not rows.
+   */
+  @Test
+  void theMapTasksBuildTheFilterOfManyRowsOfFewKeys() {
+    shuffledJoinsOverSmallTables();
+    // Two map partitions of about 66,700 rows each, of the same 500 keys: parts of a few KB in a 64KB budget, where
+    // each partition may send up to 64KB. The tap gave up after 16,384 rows (64KB over 4 bytes), as if every row
+    // were a key, and the filter was built by reading the shuffle again.
+    String side = "(SELECT (id % 500) * 7 AS k FROM range(0, 200000) WHERE id % 3 > 0) r";
+    String sql = "SELECT /*+ CUCKOO_FILTER(f), NO_CUCKOO_FILTER(r) */ f.k, f.v FROM fact f LEFT SEMI JOIN " + side
+        + " ON f.k = r.k";
+    try {
+      spark.conf().set(RuntimeFilterConf.ENABLED, "false");
+      List<String> expected = rows(spark.sql("SELECT f.k, f.v FROM fact f LEFT SEMI JOIN " + side + " ON f.k = r.k"));
+      assertTrue(expected.size() > 900, "the test joins rows");
+      spark.conf().unset(RuntimeFilterConf.ENABLED);
+      spark.conf().set(RuntimeFilterConf.MAP_SIDE_BUILD_MAX_BYTES, "64KB");
+      Dataset<Row> pruned = spark.sql(sql);
+      assertEquals(expected, rows(pruned));
+      ExecutedPlans plans = ExecutedPlans.of(pruned.queryExecution().executedPlan());
+      assertEquals(1, plans.mapSideBuilds.size(), () -> pruned.queryExecution().executedPlan().toString());
+      MapSideFilterBuildExec build = plans.mapSideBuilds.get(0);
+      assertEquals(0, build.shuffleReads(), "built from the map tasks' parts, not by reading the shuffle");
+      assertEquals(spark.sparkContext().defaultParallelism(), build.tappedPartitions(), "every map partition");
     } finally {
       spark.conf().unset(RuntimeFilterConf.MAP_SIDE_BUILD_MAX_BYTES);
     }
