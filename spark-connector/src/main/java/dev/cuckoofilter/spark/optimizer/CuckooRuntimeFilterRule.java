@@ -16,7 +16,9 @@ import org.apache.spark.sql.catalyst.expressions.AttributeSet;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.IsNotNull;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.expressions.PythonFuncExpression;
 import org.apache.spark.sql.catalyst.expressions.ScalarSubquery;
+import org.apache.spark.sql.catalyst.expressions.SubqueryExpression;
 import org.apache.spark.sql.catalyst.optimizer.RewritePredicateSubquery$;
 import org.apache.spark.sql.catalyst.planning.ExtractEquiJoinKeys$;
 import org.apache.spark.sql.catalyst.plans.Cross$;
@@ -220,7 +222,7 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
       budget[0]--;
       return counted(stored.get().probe(), application);
     }
-    if (conf.force || !conf.requireSelective || selective(creation)) {
+    if ((conf.force || !conf.requireSelective || selective(creation)) && !callsPython(creation, creationKeys)) {
       budget[0]--;
       return counted(FilterSubquery.probe(asTheQueryRunsIt(source), creationKeys, conf.fpp, applicationKeys),
           application);
@@ -259,10 +261,16 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     }
     LogicalPlan source = CuckooFilterHint.strip(creation);
     java.util.Optional<StoredFilterIndex.Match> stored = StoredFilterIndex.find(source, creationKeys, applicationKeys);
-    budget[0]--;
     if (stored.isPresent()) {
+      budget[0]--;
       return counted(stored.get().probe(), application);
     }
+    if (callsPython(source, creationKeys)) {
+      LOG.warn("Ignoring hint {}: the other side calls a Python function, which Spark runs only in the query's "
+          + "main plan, not in the subquery that would build the filter", hint.forcedBy);
+      return application;
+    }
+    budget[0]--;
     double fpp = Double.isNaN(hint.forcedFpp) ? conf.fpp : hint.forcedFpp;
     return counted(FilterSubquery.probe(asTheQueryRunsIt(source), creationKeys, fpp, applicationKeys),
         application);
@@ -415,6 +423,32 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
    * Join keys of types a filter cannot hold (arrays, maps, intervals) are never filtered: a probe of them
    * would fail its type check and leave an unresolved expression in the optimized plan.
    */
+  /**
+   * Whether the plan or its keys call a Python function (a PySpark UDF, a pandas UDF): Spark evaluates one only
+   * after its optimizer has extracted it from the query's main plan into a Python runner ({@code
+   * ExtractPythonUDFs}, a batch after this rule), never inside a subquery's plan such as the filter's build,
+   * where it cannot be evaluated.
+   */
+  private static boolean callsPython(LogicalPlan plan, List<Expression> keys) {
+    return keys.stream().anyMatch(CuckooRuntimeFilterRule::callsPython)
+        || plan.exists(new AbstractFunction1<LogicalPlan, Object>() {
+          @Override
+          public Object apply(LogicalPlan node) {
+            return list(node.expressions()).stream().anyMatch(CuckooRuntimeFilterRule::callsPython);
+          }
+        });
+  }
+
+  private static boolean callsPython(Expression e) {
+    return e.exists(new AbstractFunction1<Expression, Object>() {
+      @Override
+      public Object apply(Expression x) {
+        return x instanceof PythonFuncExpression
+            || x instanceof SubqueryExpression && callsPython(((SubqueryExpression) x).plan(), List.of());
+      }
+    });
+  }
+
   private static boolean keyTypesSupported(List<Expression> keys) {
     for (Expression k : keys) {
       if (!dev.cuckoofilter.spark.hash.KeyTypes.supported(k.dataType())) {

@@ -214,6 +214,48 @@ class RuntimeFilterRuleTest {
     assertTrue(buildsFrom(spark.sql(sql), 4000), sql);
   }
 
+  /**
+   * Spark evaluates a Python UDF only once its optimizer has extracted it from the query's main plan into a Python
+   * runner ({@code ExtractPythonUDFs}, a batch after the rule), never inside the plan of a subquery: a filter built
+   * from a side that calls one (in a filter of the side or in its join key) failed the query ("Cannot evaluate
+   * expression: PythonUDF") where it ran without the rule. No Python runs here: the UDFs are only planned.
+   */
+  @Test
+  void neverBuildsFromASideThatCallsAPythonFunction() {
+    shuffledJoinsOverSmallTables();
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    Dataset<Row> fact = spark.table("fact");
+    Dataset<Row> dim = spark.table("dim");
+    Dataset<Row> pythonFilter = fact.join(dim.where(python("is_small", org.apache.spark.sql.types.DataTypes.BooleanType,
+        col("segment"))), fact.col("k").equalTo(dim.col("k")));
+    Dataset<Row> pythonKey = fact.join(dim.where("segment < 2"),
+        fact.col("k").equalTo(python("same", org.apache.spark.sql.types.DataTypes.LongType, dim.col("k"))));
+    for (Dataset<Row> df : List.of(pythonFilter, pythonKey)) {
+      assertFalse(buildsFrom(df, 4000), () -> df.queryExecution().optimizedPlan().toString());
+    }
+    // A hint is ignored there too; the same side without Python builds. (The filter of fact's keys that the forced
+    // rule puts on dim is no concern: fact calls no Python.)
+    assertFalse(buildsFrom(fact.hint("CUCKOO_FILTER").join(dim.where(python("is_small",
+        org.apache.spark.sql.types.DataTypes.BooleanType, col("segment"))), fact.col("k").equalTo(dim.col("k"))),
+        4000));
+    assertTrue(buildsFrom(fact.join(dim.where("segment < 2"), fact.col("k").equalTo(dim.col("k"))), 4000));
+  }
+
+  /** A call of a Python function as PySpark plans it (no Python is needed until it runs). */
+  static org.apache.spark.sql.Column python(String name, org.apache.spark.sql.types.DataType type,
+      org.apache.spark.sql.Column... args) {
+    org.apache.spark.api.python.SimplePythonFunction function = new org.apache.spark.api.python.SimplePythonFunction(
+        new byte[0], new java.util.HashMap<>(), new ArrayList<>(), "python3", "3.11", new ArrayList<>(), null);
+    List<Expression> children = new ArrayList<>();
+    for (org.apache.spark.sql.Column a : args) {
+      children.add(a.expr());
+    }
+    return new org.apache.spark.sql.Column(new org.apache.spark.sql.catalyst.expressions.PythonUDF(name, function, type,
+        scala.collection.JavaConverters.asScalaBuffer(children).toSeq(),
+        org.apache.spark.api.python.PythonEvalType.SQL_BATCHED_UDF(), true,
+        org.apache.spark.sql.catalyst.expressions.NamedExpression.newExprId()));
+  }
+
   @Test
   void neverBuildsFromANonDeterministicCteReadTwice() {
     shuffledJoinsOverSmallTables();
