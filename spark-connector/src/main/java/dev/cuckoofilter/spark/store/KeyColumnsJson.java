@@ -12,8 +12,8 @@ import java.util.List;
  * column lists are the same key when they have the same column names (case aside, as Spark resolves them by
  * default and probes and updates read them) in the same order and each
  * column's type hashes alike ({@code KeyTypes.category}: int and long alike, float and double alike,
- * decimals by scale, timestamp and timestamp_ntz apart, structs field by field). Nullability and column
- * metadata are not part of the key.
+ * decimals by scale, timestamp and timestamp_ntz apart, structs field by field, their fields named alike in the
+ * same order, case aside). Nullability and column metadata are not part of the key.
  */
 final class KeyColumnsJson {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -66,9 +66,28 @@ final class KeyColumnsJson {
       } else if (!was.category().equals(now.category())) {
         out.add("key column " + now.name() + " is " + sqlType(now.type()) + " instead of " + sqlType(was.type())
             + ", which does not hash alike");
+      } else if (!fieldNames(was.type()).equalsIgnoreCase(fieldNames(now.type()))) {
+        // A struct hashes its fields in order, and updates read them by name: struct<city, zip> of the same values
+        // hashes other keys than struct<zip, city>.
+        out.add("key column " + now.name() + " is " + sqlType(now.type()) + " instead of " + sqlType(was.type())
+            + ": a struct key hashes its fields in order, and these are named otherwise or come in another order");
       }
     }
     return out;
+  }
+
+  /** The field names of a struct type, at every depth, in order ({@code <zip,city>}); empty for other types. */
+  static String fieldNames(JsonNode type) {
+    if (!type.isObject() || !"struct".equals(type.path("type").asText())) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder("<");
+    boolean first = true;
+    for (JsonNode f : type.path("fields")) {
+      sb.append(first ? "" : ",").append(f.path("name").asText()).append(fieldNames(f.path("type")));
+      first = false;
+    }
+    return sb.append('>').toString();
   }
 
   /** {@code name type, ...} with Spark SQL's type names. */

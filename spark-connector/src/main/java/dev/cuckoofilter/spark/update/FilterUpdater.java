@@ -34,7 +34,9 @@ import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 import scala.reflect.ClassTag$;
 
 /**
@@ -228,6 +230,9 @@ public final class FilterUpdater {
     // keys): quoted, so that a name with a dot or a backtick is that top-level column, not a struct field of
     // another column (whose values would be hashed instead) nor a syntax error.
     String[] names = keys.stream().map(f -> quoted(f.name())).toArray(String[]::new);
+    // Struct keys hash their fields in order: a change with the stored fields in another order (JSON's schema
+    // inference sorts them by name) is read by field name, as Spark reads nested Parquet columns.
+    change = change.map(d -> structKeysAsStored(d, keys));
     // Every dataset of the change: keys of another type hash to other entries, so an added key would be
     // missing from the filter (a false negative) and a deleted one would not leave it.
     if (change.isSnapshots()) {
@@ -257,6 +262,84 @@ public final class FilterUpdater {
       }
     }
     return data;
+  }
+
+  /**
+   * {@code data} with each struct key column whose fields are the stored struct's in another order (at any depth)
+   * rebuilt with its fields in the stored order, taken by name (case aside, unless one field matches exactly): a
+   * struct key hashes its fields in order, so {@code struct<city, zip>} values hashed as they come would be other
+   * keys than the filter's {@code struct<zip, city>}. Structs whose fields do not all match a stored field by name
+   * are left as they are (positional, checked by their types).
+   */
+  private static Dataset<Row> structKeysAsStored(Dataset<Row> data, List<StructField> keys) {
+    for (StructField key : keys) {
+      if (!(key.dataType() instanceof StructType)) {
+        continue;
+      }
+      StructField given;
+      try {
+        given = column(data, key.name());
+      } catch (Exception e) { // Spark's AnalysisException, which Java sees as checked
+        if (!(e instanceof AnalysisException)) {
+          throw e;
+        }
+        continue; // no such column: checkKeyTypes says so
+      }
+      Column byName = byFieldName(data.col(quoted(key.name())), given.dataType(), key.dataType());
+      if (byName != null) {
+        data = data.withColumn(key.name(), byName);
+      }
+    }
+    return data;
+  }
+
+  /**
+   * {@code value}, of type {@code given}, with the fields of the struct type {@code stored} in its order, taken by
+   * name; null if it has them in that order already, or is not a struct whose fields all match one by name.
+   */
+  private static Column byFieldName(Column value, DataType given, DataType stored) {
+    if (!(given instanceof StructType) || !(stored instanceof StructType)) {
+      return null;
+    }
+    StructField[] g = ((StructType) given).fields();
+    StructField[] s = ((StructType) stored).fields();
+    if (g.length != s.length) {
+      return null;
+    }
+    Column[] fields = new Column[s.length];
+    boolean changed = false;
+    for (int i = 0; i < s.length; i++) {
+      int j = fieldIndex(g, s[i].name());
+      if (j < 0) {
+        return null;
+      }
+      Column field = value.getField(g[j].name());
+      Column nested = byFieldName(field, g[j].dataType(), s[i].dataType());
+      changed |= j != i || nested != null;
+      fields[i] = (nested != null ? nested : field).as(s[i].name());
+    }
+    if (!changed) {
+      return null;
+    }
+    // A null struct stays null (a null key), not a struct of null fields.
+    return functions.when(value.isNull(), functions.lit(null)).otherwise(functions.struct(fields));
+  }
+
+  /** The index of the field named {@code name}: exactly, else ignoring case if only one does; -1 if none. */
+  private static int fieldIndex(StructField[] fields, String name) {
+    int found = -1;
+    for (int i = 0; i < fields.length; i++) {
+      if (fields[i].name().equals(name)) {
+        return i;
+      }
+      if (fields[i].name().equalsIgnoreCase(name)) {
+        if (found >= 0) {
+          return -1;
+        }
+        found = i;
+      }
+    }
+    return found;
   }
 
   private static double configuredFpp(StoredFilter stored) {

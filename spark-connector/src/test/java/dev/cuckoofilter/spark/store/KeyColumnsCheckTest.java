@@ -130,6 +130,36 @@ class KeyColumnsCheckTest {
         scale.getMessage());
   }
 
+  /**
+   * A struct key column is a composite key hashed field by field in order, and updates read its fields by name. A
+   * version of the same struct with its fields in another order (a rebuild from JSON, whose schema inference sorts
+   * struct fields by name: struct<zip, city> reads back as struct<city, zip>) hashes other values for the same
+   * addresses, so probes with the table's struct<zip, city> miss them; it was accepted as the same key (the types'
+   * categories name no fields). Struct fields are compared like key columns: by name (case aside), in order.
+   */
+  @Test
+  void aStructKeyWithItsFieldsInAnotherOrderIsAnotherKey() throws IOException {
+    FilterStore store = newStore();
+    StructType zipCity = new StructType().add("zip", "string").add("city", "string");
+    CuckooFilter f = range(0, 100);
+    store.publish(f, FilterMetadata.of(f, keys(field("addr", zipCity)), "v1", FilterMetadata.NO_PARENT));
+    // The same fields, named in another case: the same key.
+    StructType upper = new StructType().add("ZIP", "string").add("City", "string");
+    store.requireKeyColumnsOfLatest(new StructType().add("addr", upper).json());
+
+    StructType cityZip = new StructType().add("city", "string").add("zip", "string");
+    CuckooFilter g = range(100, 200);
+    KeyColumnsChangedException e = assertThrows(KeyColumnsChangedException.class,
+        () -> store.publish(g, FilterMetadata.of(g, keys(field("addr", cityZip)), "from JSON", 1)));
+    assertTrue(e.getMessage().contains("key column addr is struct<city:string,zip:string> instead of "
+        + "struct<zip:string,city:string>"), e.getMessage());
+    KeyColumnsChangedException nested = assertThrows(KeyColumnsChangedException.class,
+        () -> store.requireKeyColumnsOfLatest(new StructType().add("addr", new StructType()
+            .add("zip", "string").add("town", "string")).json()));
+    assertTrue(nested.getMessage().contains("key column addr is struct<zip:string,town:string>"), nested.getMessage());
+    assertEquals(List.of(1L), store.versionNumbers(), "nothing was published");
+  }
+
   @Test
   void publishWithNewKeysReKeysTheLocationDeliberately() throws IOException {
     FilterStore store = keyedOnLongId();

@@ -618,6 +618,40 @@ class FilterUpdaterTest {
   }
 
   /**
+   * A struct key column is a composite key hashed field by field in the stored order. A change whose struct has the
+   * stored fields in another order (a change feed in JSON: Spark's schema inference sorts struct fields by name, so
+   * {@code struct<zip, city>} reads back as {@code struct<city, zip>}) passed the type check, whose categories do not
+   * name fields, and its keys were hashed as (city, zip): the added addresses were missing from the filter, and
+   * pruning the table by it dropped their rows. The fields are taken by name, as Spark reads nested Parquet columns.
+   */
+  @Test
+  void structKeysWhoseFieldsComeInAnotherOrderAreUpdatedByFieldName(@TempDir Path dir) throws Exception {
+    String[] columns = {"named_struct('zip', CAST(id AS STRING), 'city', CONCAT('c', CAST(id % 97 AS STRING))) AS addr",
+        "id AS row"};
+    Dataset<Row> before = spark.range(0, 2000).selectExpr(columns);
+    Dataset<Row> after = spark.range(0, 2600).selectExpr(columns);
+    FilterStore store = FilterStore.open(dir.resolve("addresses").toUri().toString(), spark);
+    SparkCuckooFilter built = CuckooFilters.builder(before).keys("addr").expectedItems(EXPECTED).fpp(FPP).build();
+    built.saveTo(store, "initial build");
+    String addedJson = dir.resolve("added-json").toUri().toString();
+    spark.range(2000, 2600).selectExpr(columns).write().json(addedJson);
+    Dataset<Row> added = spark.read().json(addedJson);
+    assertEquals(List.of("city", "zip"), List.of(((org.apache.spark.sql.types.StructType) added.schema().apply("addr")
+        .dataType()).fieldNames()), "JSON inference sorts the fields");
+
+    FilterUpdater.Published p = FilterUpdater.update(store, ChangeSet.of(added, before.limit(0), after), "json delta");
+    assertEquals(2600, store.sparkFilterLatest(spark).prune(after, "addr").count(), p.result().summary());
+    CuckooFilter expected = CuckooFilters.builder(after).keys("addr").expectedItems(EXPECTED).fpp(FPP).build().filter();
+    assertArrayEquals(expected.toByteArray(), store.readLatest().filter().toByteArray(), p.result().summary());
+
+    // The snapshot form, with the snapshot before in JSON.
+    String afterJson = dir.resolve("after-json").toUri().toString();
+    after.write().json(afterJson);
+    FilterUpdater.update(store, ChangeSet.between(spark.read().json(afterJson), before), "back");
+    assertArrayEquals(built.filter().toByteArray(), store.readLatest().filter().toByteArray());
+  }
+
+  /**
    * Key columns that are struct fields ({@code s.x}, which the builder takes) update in both forms. The
    * snapshot form diffed the selected keys, columns named {@code x} that {@code s.x} no longer resolves: the
    * update failed with an unresolved column (and two fields of one name were ambiguous).
