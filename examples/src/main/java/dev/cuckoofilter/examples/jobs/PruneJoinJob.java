@@ -33,10 +33,14 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.catalog.CatalogTablePartition;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.GetStructField;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.execution.datasources.CatalogFileIndex;
 import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
 import org.apache.spark.sql.execution.datasources.LogicalRelation;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -193,6 +197,12 @@ public final class PruneJoinJob extends SparkJob {
     requireSeparateOutput(spark, store, big, small);
 
     Dataset<Row> pruned = filter.prune(big, bigKeys.toArray(new String[0]));
+    Column structKeyWithNullField = structKeyWithNullField(big, bigKeys);
+    if (structKeyWithNullField != null) {
+      // The join matches struct keys with null fields (struct(1, null) = struct(1, null)), which the filter leaves out
+      // as null keys and its probe drops: such rows are kept without a probe.
+      pruned = pruned.union(big.where(structKeyWithNullField));
+    }
     // USING takes names, not expressions: the names of the columns both sides' keys name, if they are the same.
     List<String> usingKeys = KeyColumns.commonColumnNames(big, bigKeys, small, smallKeys);
     Dataset<Row> joined = join(pruned, small, bigKeys, smallKeys, usingKeys);
@@ -219,7 +229,8 @@ public final class PruneJoinJob extends SparkJob {
           + "the filter with partition values to choose the partitions to read, not with its rows (" + probes + ")");
     } else {
       out.println("pruned --input with " + filter + ": the filter was probed with " + filter.rowsIn() + " rows and "
-          + "kept " + filter.rowsOut());
+          + "kept " + filter.rowsOut() + (structKeyWithNullField == null ? ""
+              : " (rows whose struct key has a null field were kept without a probe: the join matches them)"));
     }
     out.println("wrote the " + joinType + " join to " + output + " (" + outputFormat + ")");
     return ExitCodes.OK;
@@ -264,6 +275,41 @@ public final class PruneJoinJob extends SparkJob {
       }
     }
     return true;
+  }
+
+  /**
+   * The rows of {@code data} whose keys are not null and whose struct-typed key has a null field (at any depth), or
+   * null if no key is a struct. Spark's join compares structs field by field with null fields equal
+   * ({@code struct(1, null) = struct(1, null)} is true), while a filter leaves out, and its probe drops, a key with a
+   * null component: pruned, such rows would lose their matches.
+   */
+  private static Column structKeyWithNullField(Dataset<Row> data, List<String> keys) {
+    Column keysPresent = null;
+    Column nullField = null;
+    for (String key : keys) {
+      Column column = data.col(key);
+      keysPresent = keysPresent == null ? column.isNotNull() : keysPresent.and(column.isNotNull());
+      DataType type = data.select(column).schema().fields()[0].dataType();
+      Column anyNull = type instanceof StructType struct ? anyFieldNull(column, struct) : null;
+      if (anyNull != null) {
+        nullField = nullField == null ? anyNull : nullField.or(anyNull);
+      }
+    }
+    return nullField == null ? null : keysPresent.and(nullField);
+  }
+
+  /** Whether a field of {@code struct}, at any depth, is null; null for a struct without fields. */
+  private static Column anyFieldNull(Column struct, StructType type) {
+    Column out = null;
+    StructField[] fields = type.fields();
+    for (int i = 0; i < fields.length; i++) {
+      Column field = new Column(new GetStructField(struct.expr(), i, scala.Option.apply(fields[i].name())));
+      Column isNull = fields[i].dataType() instanceof StructType inner ? anyFieldNull(field, inner) : field.isNull();
+      if (isNull != null) {
+        out = out == null ? isNull : out.or(isNull);
+      }
+    }
+    return out;
   }
 
   /** Equally named keys join with {@code USING} (one copy of each key column), others on equality. */
