@@ -123,8 +123,31 @@ public final class SparkCuckooFilter {
    * @throws IllegalArgumentException if the key columns' types do not match the filter's
    */
   public Dataset<Row> prune(Dataset<Row> data, Column... keys) {
-    checkKeyTypes(data, keys);
-    return data.where(new Column(probe(charKeysAsFilters(data, keys), metrics())));
+    Column[] byName = structKeysAsFilters(data, keys);
+    checkKeyTypes(data, byName);
+    return data.where(new Column(probe(charKeysAsFilters(data, byName), metrics())));
+  }
+
+  /**
+   * The keys, with a struct whose fields are the filter's struct key's in another order (at any depth) rebuilt in the
+   * filter's order, its fields taken by name, as {@code FilterUpdater} reads a change: a struct key hashes its fields
+   * in order, and the same struct read back from JSON (whose schema inference sorts struct fields by name) has them in
+   * another order.
+   */
+  private Column[] structKeysAsFilters(Dataset<Row> data, Column[] keys) {
+    if (keys.length != keyFields.size()) {
+      return keys; // a struct against columns: positional
+    }
+    StructField[] probe = data.select(keys).schema().fields();
+    Column[] out = keys.clone();
+    for (int i = 0; i < keys.length; i++) {
+      Column byName = dev.cuckoofilter.spark.update.FilterUpdater.byFieldName(keys[i], probe[i].dataType(),
+          keyFields.get(i).dataType());
+      if (byName != null) {
+        out[i] = byName;
+      }
+    }
+    return out;
   }
 
   /**

@@ -145,6 +145,30 @@ class SqlFunctionArgumentsTest {
         + "(SELECT cuckoo_filter(struct(k, s)) FROM sfa_dim), CAST(k AS INT), s)").count());
   }
 
+  /**
+   * A struct key with the fields of the subquery's struct key in another order (the same data read back from JSON,
+   * whose schema inference sorts struct fields by name) hashes other keys: such a probe passed the check, whose
+   * categories name no fields, and kept only false positives of the 1000 rows the filter was built from. Spark's own comparison of
+   * the two structs fails at analysis; so does the probe now.
+   */
+  @Test
+  void aStructKeyWithTheFiltersFieldsInAnotherOrderIsRefused() {
+    String filter = "(SELECT cuckoo_filter(named_struct('zip', CAST(id AS STRING), 'city', concat('c', id))) "
+        + "FROM range(0, 1000))";
+    assertMentions(analysisError("SELECT count(*) FROM range(0, 1000) WHERE cuckoo_might_contain(" + filter
+        + ", named_struct('city', concat('c', id), 'zip', CAST(id AS STRING)))"), "cuckoo_might_contain",
+        "argument 2 (key)", "another order", "struct<city:string,zip:string> vs struct<zip:string,city:string>");
+    // At any depth.
+    assertMentions(analysisError("SELECT count(*) FROM range(0, 1000) WHERE cuckoo_might_contain((SELECT cuckoo_filter("
+        + "named_struct('n', id, 'm', named_struct('x', id, 'y', id))) FROM range(0, 1000)), "
+        + "named_struct('n', id, 'm', named_struct('y', id, 'x', id)))"), "argument 2 (key)", "another order");
+    // In the filter's order, or with other names (positional), the probe is fine.
+    assertEquals(1000, spark.sql("SELECT count(*) FROM range(0, 1000) WHERE cuckoo_might_contain(" + filter
+        + ", named_struct('zip', CAST(id AS STRING), 'city', concat('c', id)))").first().getLong(0));
+    assertEquals(1000, spark.sql("SELECT count(*) FROM range(0, 1000) WHERE cuckoo_might_contain(" + filter
+        + ", struct(CAST(id AS STRING), concat('c', id)))").first().getLong(0));
+  }
+
   @Test
   void aFilterPickedFromAUnionIsNotCheckedAgainstItsFirstBranchOnly() {
     // A union's output attribute is its first branch's: the check followed it to cuckoo_filter(k) and refused

@@ -135,6 +135,49 @@ public final class KeyTypes {
     return flatCategories(a).equals(flatCategories(b));
   }
 
+  /**
+   * The first struct of {@code actual} (at any depth, by position) whose fields are those of the struct at its place
+   * in {@code expected} by name (case aside) but in another order, as {@code "actual vs expected"}; null if none. A
+   * struct key hashes its fields in order, so such a struct (the same data read back from JSON, whose schema
+   * inference sorts struct fields by name) is another key, whatever its categories.
+   */
+  public static String reorderedStruct(List<DataType> expected, List<DataType> actual) {
+    if (expected.size() != actual.size()) {
+      return null;
+    }
+    for (int i = 0; i < expected.size(); i++) {
+      if (expected.get(i) instanceof StructType e && actual.get(i) instanceof StructType a) {
+        StructField[] ef = e.fields();
+        StructField[] af = a.fields();
+        if (ef.length != af.length) {
+          continue;
+        }
+        java.util.Set<String> en = new java.util.HashSet<>();
+        java.util.Set<String> an = new java.util.HashSet<>();
+        boolean sameOrder = true;
+        for (int j = 0; j < ef.length; j++) {
+          en.add(ef[j].name().toLowerCase(java.util.Locale.ROOT));
+          an.add(af[j].name().toLowerCase(java.util.Locale.ROOT));
+          sameOrder &= ef[j].name().equalsIgnoreCase(af[j].name());
+        }
+        if (!sameOrder && en.size() == ef.length && en.equals(an)) {
+          return a.simpleString() + " vs " + e.simpleString();
+        }
+        List<DataType> eTypes = new ArrayList<>();
+        List<DataType> aTypes = new ArrayList<>();
+        for (int j = 0; j < ef.length; j++) {
+          eTypes.add(ef[j].dataType());
+          aTypes.add(af[j].dataType());
+        }
+        String nested = reorderedStruct(eTypes, aTypes);
+        if (nested != null) {
+          return nested;
+        }
+      }
+    }
+    return null;
+  }
+
   /** Types whose values are integers (dates as days, timestamps as microseconds). */
   static boolean integral(DataType type) {
     return type instanceof ByteType || type instanceof ShortType || type instanceof IntegerType

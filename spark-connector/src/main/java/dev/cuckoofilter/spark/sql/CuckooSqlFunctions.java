@@ -147,6 +147,13 @@ public final class CuckooSqlFunctions {
             expected.stream().map(DataType::simpleString).toList()) + " (" + KeyTypes.flatCategories(actual) + " vs "
             + KeyTypes.flatCategories(expected) + "): it would not be found; cast it to the filter's key type");
       }
+      String reordered = KeyTypes.reorderedStruct(expected, actual);
+      if (reordered != null) {
+        throw error(CuckooMightContain.NAME + ": " + (keys.size() == 1 ? "argument 2 (key)" : "arguments 2 to "
+            + args.size() + " (key)") + " has the fields of the struct key of the filter, cuckoo_filter(" + String.join(
+            ", ", filterKeys.stream().map(Expression::sql).toList()) + "), in another order (" + reordered + "): a "
+            + "struct key hashes its fields in order, so it would not be found; list them in the filter's order");
+      }
     }
     return CuckooMightContain.create(args.get(0), keys);
   }

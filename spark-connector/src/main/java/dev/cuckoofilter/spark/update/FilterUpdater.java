@@ -295,9 +295,10 @@ public final class FilterUpdater {
 
   /**
    * {@code value}, of type {@code given}, with the fields of the struct type {@code stored} in its order, taken by
-   * name; null if it has them in that order already, or is not a struct whose fields all match one by name.
+   * name; null if it has them in that order already, or is not a struct whose fields all match one by name. Also
+   * used by {@code SparkCuckooFilter.prune} for the keys it probes.
    */
-  private static Column byFieldName(Column value, DataType given, DataType stored) {
+  public static Column byFieldName(Column value, DataType given, DataType stored) {
     if (!(given instanceof StructType) || !(stored instanceof StructType)) {
       return null;
     }
