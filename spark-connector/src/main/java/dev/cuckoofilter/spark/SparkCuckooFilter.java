@@ -6,6 +6,7 @@ import dev.cuckoofilter.spark.expressions.FilterHandle;
 import dev.cuckoofilter.spark.expressions.FilterReference;
 import dev.cuckoofilter.spark.expressions.PruneMetrics;
 import dev.cuckoofilter.spark.hash.KeyTypes;
+import dev.cuckoofilter.spark.hash.StructKeys;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -141,8 +142,7 @@ public final class SparkCuckooFilter {
     StructField[] probe = data.select(keys).schema().fields();
     Column[] out = keys.clone();
     for (int i = 0; i < keys.length; i++) {
-      Column byName = dev.cuckoofilter.spark.update.FilterUpdater.byFieldName(keys[i], probe[i].dataType(),
-          keyFields.get(i).dataType());
+      Column byName = StructKeys.byFieldName(keys[i], probe[i].dataType(), keyFields.get(i).dataType());
       if (byName != null) {
         out[i] = byName;
       }

@@ -15,6 +15,7 @@ import dev.cuckoofilter.spark.SparkCuckooFilter;
 import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
 import dev.cuckoofilter.spark.expressions.CuckooKeyHash;
 import dev.cuckoofilter.spark.hash.KeyTypes;
+import dev.cuckoofilter.spark.hash.StructKeys;
 import dev.cuckoofilter.spark.store.FilterMetadata;
 import dev.cuckoofilter.spark.store.FilterStore;
 import dev.cuckoofilter.spark.store.FilterVersion;
@@ -34,7 +35,6 @@ import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.functions;
-import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import scala.reflect.ClassTag$;
@@ -285,62 +285,12 @@ public final class FilterUpdater {
         }
         continue; // no such column: checkKeyTypes says so
       }
-      Column byName = byFieldName(data.col(quoted(key.name())), given.dataType(), key.dataType());
+      Column byName = StructKeys.byFieldName(data.col(quoted(key.name())), given.dataType(), key.dataType());
       if (byName != null) {
         data = data.withColumn(key.name(), byName);
       }
     }
     return data;
-  }
-
-  /**
-   * {@code value}, of type {@code given}, with the fields of the struct type {@code stored} in its order, taken by
-   * name; null if it has them in that order already, or is not a struct whose fields all match one by name. Also
-   * used by {@code SparkCuckooFilter.prune} for the keys it probes.
-   */
-  public static Column byFieldName(Column value, DataType given, DataType stored) {
-    if (!(given instanceof StructType) || !(stored instanceof StructType)) {
-      return null;
-    }
-    StructField[] g = ((StructType) given).fields();
-    StructField[] s = ((StructType) stored).fields();
-    if (g.length != s.length) {
-      return null;
-    }
-    Column[] fields = new Column[s.length];
-    boolean changed = false;
-    for (int i = 0; i < s.length; i++) {
-      int j = fieldIndex(g, s[i].name());
-      if (j < 0) {
-        return null;
-      }
-      Column field = value.getField(g[j].name());
-      Column nested = byFieldName(field, g[j].dataType(), s[i].dataType());
-      changed |= j != i || nested != null;
-      fields[i] = (nested != null ? nested : field).as(s[i].name());
-    }
-    if (!changed) {
-      return null;
-    }
-    // A null struct stays null (a null key), not a struct of null fields.
-    return functions.when(value.isNull(), functions.lit(null)).otherwise(functions.struct(fields));
-  }
-
-  /** The index of the field named {@code name}: exactly, else ignoring case if only one does; -1 if none. */
-  private static int fieldIndex(StructField[] fields, String name) {
-    int found = -1;
-    for (int i = 0; i < fields.length; i++) {
-      if (fields[i].name().equals(name)) {
-        return i;
-      }
-      if (fields[i].name().equalsIgnoreCase(name)) {
-        if (found >= 0) {
-          return -1;
-        }
-        found = i;
-      }
-    }
-    return found;
   }
 
   private static double configuredFpp(StoredFilter stored) {
