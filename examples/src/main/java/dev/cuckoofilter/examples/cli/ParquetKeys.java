@@ -55,7 +55,8 @@ import org.apache.parquet.schema.Type;
  * <p>Dates before 1582-10-15 and timestamps before 1900-01-01T00:00:00Z of files Spark wrote in the legacy hybrid
  * Julian/Gregorian calendar are refused: Spark rebases them when it reads them (see {@link #legacyBefore}), this
  * class does not. So are INT(8/16) values that do not fit Spark's tinyint or smallint, which Spark cuts to 8 or 16
- * bits.
+ * bits, and BINARY and FIXED_LEN_BYTE_ARRAY decimals of precision 18 or less that Spark reads as another value (see
+ * {@link #sparkUnscaledLong}).
  */
 final class ParquetKeys {
   /** Julian day of 1970-01-01, the epoch of INT96 timestamps. */
@@ -295,7 +296,9 @@ final class ParquetKeys {
       while (reader.read() != null) {
         if (record.refusedSlot >= 0) { // thrown here, not by the converters: parquet would wrap it
           KeyColumn column = record.slotColumns[record.refusedSlot];
-          throw column.kind() == Kind.INT && narrowRange(column) != null
+          throw column.kind() == Kind.DECIMAL_BYTES
+              ? decimalValue(file, column, record.refusedDecimal, record.refusedValue)
+              : column.kind() == Kind.INT && narrowRange(column) != null
               ? narrowValue(file, column, record.refusedValue)
               : legacyCalendarValue(file, column, record.refusedValue);
         }
@@ -363,6 +366,34 @@ final class ParquetKeys {
         + ", its low bits; the value is out of the range of the column's Parquet type (an 8 or 16-bit integer)");
   }
 
+  /**
+   * The unscaled value Spark 3.5 reads of a BINARY or FIXED_LEN_BYTE_ARRAY decimal of precision 18 or less (its
+   * {@code ParquetRowConverter.binaryToUnscaledLong}, which its vectorized and row readers share): the bytes' low 64
+   * bits, sign-extended from bit {@code 8 * length}, a shift distance the JVM takes mod 64. Of up to 8 bytes, and of
+   * 16, that is the stored value (when it fits 64 bits); of 9 to 15 bytes only the low {@code 8 * length - 64} bits
+   * count. The vectorized reader keeps the low 32 bits of that of a decimal of precision 9 or less.
+   */
+  private static long sparkUnscaledLong(byte[] bytes, int precision) {
+    long unscaled = 0;
+    for (byte b : bytes) {
+      unscaled = (unscaled << 8) | (b & 0xff);
+    }
+    int shift = 64 - 8 * bytes.length;
+    unscaled = (unscaled << shift) >> shift;
+    return precision <= 9 ? (int) unscaled : unscaled;
+  }
+
+  private static InputException decimalValue(Path file, KeyColumn column, byte[] stored, long read) {
+    int scale = column.schemaColumn().decimalScale();
+    return new InputException("key column " + column.name() + " of " + file + " holds "
+        + new java.math.BigDecimal(new BigInteger(stored), scale).toPlainString() + " (" + stored.length + " bytes), "
+        + "which Spark reads as " + java.math.BigDecimal.valueOf(read, scale).toPlainString() + ": Spark reads a "
+        + "decimal of precision 18 or less, here " + column.schemaColumn().sqlType() + ", as a 64-bit value (32-bit up "
+        + "to precision 9) sign-extended from bit 8 * length mod 64 of its bytes (of 9 to 15 bytes, from their low 8 "
+        + "to 56 bits only), and the tool does not hash a value Spark never reads; build the filter with Spark "
+        + "(build-filter)");
+  }
+
   private static InputException legacyCalendarValue(Path file, KeyColumn column, long value) {
     boolean date = column.sparkType().equals("date");
     return new InputException("key column " + column.name() + " of " + file + " holds "
@@ -389,6 +420,10 @@ final class ParquetKeys {
     /** The slot of the first value out of its range, else -1; and that value. */
     int refusedSlot = -1;
     long refusedValue;
+    /** Per slot, the precision of a BINARY or FIXED_LEN_BYTE_ARRAY decimal Spark reads as a long, else 0. */
+    private final int[] longDecimalPrecision;
+    /** Of a refused such decimal, its stored bytes ({@link #refusedValue}: what Spark reads). */
+    byte[] refusedDecimal;
     /** For each key component, in key order, its slot (a column named twice shares one). */
     private final int[] componentSlots;
     private final long seed;
@@ -429,6 +464,12 @@ final class ParquetKeys {
       this.present = new boolean[n];
       this.lowest = new long[n];
       this.highest = new long[n];
+      this.longDecimalPrecision = new int[n];
+      for (int slot = 0; slot < n; slot++) {
+        int precision = slotKinds[slot] == Kind.DECIMAL_BYTES ? this.slotColumns[slot].schemaColumn().decimalPrecision()
+            : Integer.MAX_VALUE;
+        longDecimalPrecision[slot] = precision <= 18 ? precision : 0;
+      }
       Converter[] converters = new Converter[n];
       for (int slot = 0; slot < n; slot++) {
         converters[slot] = new SlotConverter(slot);
@@ -509,7 +550,17 @@ final class ParquetKeys {
           return b.hasArray() ? SparkValueHash.bytes(b.array(), b.arrayOffset() + b.position(), b.remaining(), h)
               : SparkValueHash.bytes(binaries[slot].getBytes(), 0, binaries[slot].length(), h);
         case DECIMAL_BYTES:
-          return SparkValueHash.decimal(new BigInteger(binaries[slot].getBytes()), h);
+          byte[] stored = binaries[slot].getBytes();
+          BigInteger unscaled = new BigInteger(stored);
+          if (longDecimalPrecision[slot] > 0 && refusedSlot < 0) {
+            long read = sparkUnscaledLong(stored, longDecimalPrecision[slot]);
+            if (!unscaled.equals(BigInteger.valueOf(read))) { // Spark reads another value: refused
+              refusedSlot = slot;
+              refusedValue = read;
+              refusedDecimal = stored;
+            }
+          }
+          return SparkValueHash.decimal(unscaled, h);
         default:
           throw new IllegalStateException("unhandled column kind " + slotKinds[slot]);
       }
