@@ -165,7 +165,8 @@ public final class SparkCuckooFilter {
     StructField[] probe = data.select(keys).schema().fields();
     Column[] out = keys.clone();
     for (int i = 0; i < keys.length; i++) {
-      Column brought = CharKeys.toLengths(keys[i], CharKeys.rawType(probe[i]), CharKeys.rawType(keyFields.get(i)));
+      Column brought = CharKeys.toLengths(keys[i], CharKeys.rawType(probe[i]), CharKeys.rawType(keyFields.get(i)),
+          false);
       if (brought != null) {
         out[i] = brought;
       }

@@ -16,8 +16,10 @@ import org.apache.spark.sql.catalyst.util.CharVarcharUtils$;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.CharType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.VarcharType;
 import scala.Option;
 
 /**
@@ -74,10 +76,15 @@ public final class CharKeys {
    * {@code key} (of raw type {@code given}) with each CHAR value whose place in {@code target} is a CHAR of another
    * length brought to that length: trailing spaces dropped, then padded with spaces (a longer value, which cannot
    * equal any of that length, is cut: at worst a false positive); null if none differs. A null struct stays null.
+   *
+   * @param strings whether STRING and VARCHAR values at the place of a CHAR are brought to its length too, as Spark
+   *     stores them in a CHAR column (a join compares them unpadded)
    */
-  public static Column toLengths(Column key, DataType given, DataType target) {
-    if (given instanceof CharType g && target instanceof CharType t) {
-      return g.length() != t.length() ? functions.rpad(functions.rtrim(key), t.length(), " ") : null;
+  public static Column toLengths(Column key, DataType given, DataType target, boolean strings) {
+    if (target instanceof CharType t) {
+      boolean bring = given instanceof CharType g ? g.length() != t.length()
+          : strings && (given instanceof StringType || given instanceof VarcharType);
+      return bring ? functions.rpad(functions.rtrim(key), t.length(), " ") : null;
     }
     if (!(given instanceof StructType g && target instanceof StructType t) || g.fields().length != t.fields().length) {
       return null;
@@ -87,7 +94,7 @@ public final class CharKeys {
     for (int i = 0; i < fields.length; i++) {
       String name = g.fields()[i].name();
       Column field = key.getField(name);
-      Column brought = toLengths(field, g.fields()[i].dataType(), t.fields()[i].dataType());
+      Column brought = toLengths(field, g.fields()[i].dataType(), t.fields()[i].dataType(), strings);
       changed |= brought != null;
       fields[i] = (brought != null ? brought : field).as(name);
     }
