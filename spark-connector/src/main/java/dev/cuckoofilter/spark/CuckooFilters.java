@@ -9,6 +9,7 @@ import dev.cuckoofilter.spark.execution.PartialBuilds;
 import dev.cuckoofilter.spark.expressions.CuckooKeyHash;
 import dev.cuckoofilter.spark.expressions.CuckooMightContain;
 import dev.cuckoofilter.spark.expressions.PruneMetrics;
+import dev.cuckoofilter.spark.hash.CharKeys;
 import dev.cuckoofilter.spark.hash.KeyTypes;
 import dev.cuckoofilter.spark.optimizer.CuckooFilterHint;
 import dev.cuckoofilter.spark.optimizer.CuckooRuntimeFilterRule;
@@ -32,8 +33,6 @@ import org.apache.spark.sql.TypedColumn;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
-import org.apache.spark.sql.catalyst.expressions.Literal$;
-import org.apache.spark.sql.catalyst.expressions.StringRPad;
 import org.apache.spark.sql.catalyst.expressions.SubqueryExpression;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.execution.QueryExecution;
@@ -348,25 +347,23 @@ public final class CuckooFilters {
 
   /**
    * Pads, as Spark's join does, the shorter of two CHAR key columns of different lengths to the longer
-   * length, so that equal keys of the join hash alike (the keys lists are updated in place).
+   * length, and likewise the CHAR fields of two struct key columns (at any depth), so that equal keys of the join
+   * hash alike (the keys lists are updated in place).
    */
   private static void padCharKeys(StructField[] aFields, List<Expression> aKeys, StructField[] bFields,
       List<Expression> bKeys) {
     for (int i = 0; i < aFields.length; i++) {
-      int a = KeyTypes.charLength(aFields[i]);
-      int b = KeyTypes.charLength(bFields[i]);
-      if (a >= 0 && b >= 0 && a != b) {
-        if (a < b) {
-          aKeys.set(i, rightPad(aKeys.get(i), b));
-        } else {
-          bKeys.set(i, rightPad(bKeys.get(i), a));
-        }
+      DataType a = CharKeys.rawType(aFields[i]);
+      DataType b = CharKeys.rawType(bFields[i]);
+      Expression paddedA = CharKeys.padShorter(aKeys.get(i), a, b);
+      Expression paddedB = CharKeys.padShorter(bKeys.get(i), b, a);
+      if (paddedA != null) {
+        aKeys.set(i, paddedA);
+      }
+      if (paddedB != null) {
+        bKeys.set(i, paddedB);
       }
     }
-  }
-
-  private static Expression rightPad(Expression key, int length) {
-    return new StringRPad(key, Literal$.MODULE$.apply(length), Literal$.MODULE$.apply(" "));
   }
 
   private static void checkKeyTypes(StructField[] fields) {

@@ -5,6 +5,7 @@ import dev.cuckoofilter.spark.expressions.CuckooMightContain;
 import dev.cuckoofilter.spark.expressions.FilterHandle;
 import dev.cuckoofilter.spark.expressions.FilterReference;
 import dev.cuckoofilter.spark.expressions.PruneMetrics;
+import dev.cuckoofilter.spark.hash.CharKeys;
 import dev.cuckoofilter.spark.hash.KeyTypes;
 import dev.cuckoofilter.spark.hash.StructKeys;
 import java.util.ArrayList;
@@ -152,10 +153,10 @@ public final class SparkCuckooFilter {
 
   /**
    * The keys, with a CHAR column of another length than the filter's CHAR key column brought to the
-   * filter's length, as Spark's join compares them (the shorter padded with spaces: CHAR(3) 'ab ' equals
-   * CHAR(5) 'ab   '), so that a join of the pruned rows with the filter's data keeps its matches: trailing
-   * spaces dropped, then padded to the filter's length (a longer value that cannot equal any is cut,
-   * at worst a false positive).
+   * filter's length, and likewise the CHAR fields of a struct key (at any depth), as Spark's join compares them
+   * (the shorter padded with spaces: CHAR(3) 'ab ' equals CHAR(5) 'ab   '), so that a join of the pruned rows
+   * with the filter's data keeps its matches: trailing spaces dropped, then padded to the filter's length (a
+   * longer value that cannot equal any is cut, at worst a false positive).
    */
   private Column[] charKeysAsFilters(Dataset<Row> data, Column[] keys) {
     if (keys.length != keyFields.size()) {
@@ -164,10 +165,10 @@ public final class SparkCuckooFilter {
     StructField[] probe = data.select(keys).schema().fields();
     Column[] out = keys.clone();
     for (int i = 0; i < keys.length; i++) {
-      int filterLength = KeyTypes.charLength(keyFields.get(i));
-      int probeLength = KeyTypes.charLength(probe[i]);
-      if (filterLength >= 0 && probeLength >= 0 && filterLength != probeLength) {
-        out[i] = functions.rpad(functions.rtrim(keys[i]), filterLength, " ");
+      Column brought = CharKeys.toLengths(keys[i], CharKeys.rawType(probe[i]), CharKeys.rawType(keyFields.get(i)),
+          false);
+      if (brought != null) {
+        out[i] = brought;
       }
     }
     return out;

@@ -35,6 +35,31 @@ class CharKeyPaddingTest {
         org.apache.spark.sql.functions.col("key"))).count(), "renamed");
   }
 
+  /**
+   * Spark pads the CHAR fields of struct keys alike ({@code ApplyCharTypePadding} compares
+   * {@code struct<c: char(3)>} with {@code struct<c: char(5)>} after padding the shorter field), so a filter of
+   * struct keys must hash such fields padded too: hashed as stored, pruning dropped the rows of both matches.
+   */
+  private static void runStructKeys(SparkSession spark) {
+    spark.sql("CREATE TABLE s3 (k STRUCT<n: INT, c: CHAR(3)>, a INT) USING parquet");
+    spark.sql("CREATE TABLE s5 (k STRUCT<n: INT, c: CHAR(5)>, b INT) USING parquet");
+    spark.sql("INSERT INTO s3 VALUES (named_struct('n', 1, 'c', 'ab'), 1), (named_struct('n', 2, 'c', 'xyz'), 2), "
+        + "(named_struct('n', 3, 'c', 'q'), 3)");
+    spark.sql("INSERT INTO s5 VALUES (named_struct('n', 1, 'c', 'ab'), 10), (named_struct('n', 2, 'c', 'xyz'), 20), "
+        + "(named_struct('n', 4, 'c', 'zz'), 30)");
+    Dataset<Row> s3 = spark.table("s3");
+    Dataset<Row> s5 = spark.table("s5");
+    assertEquals(2, s5.join(s3, "k").count(), "Spark's own join matches the structs with their CHAR fields padded");
+    assertEquals(2, CuckooFilters.join(s5, s3, List.of("k"), "inner").count(), "pruning the longer side");
+    assertEquals(2, CuckooFilters.join(s3, s5, List.of("k"), "inner").count(), "pruning the shorter side");
+    assertEquals(2, CuckooFilters.prune(s5, s3, "k").join(s3, "k").count(), "prune: the longer side");
+    assertEquals(2, CuckooFilters.prune(s3, s5, "k").join(s5, "k").count(), "prune: the shorter side");
+    SparkCuckooFilter f3 = CuckooFilters.build(s3, "k");
+    SparkCuckooFilter f5 = CuckooFilters.build(s5, "k");
+    assertEquals(2, f3.prune(s5, "k").join(s3, "k").count(), "a filter of struct<n, char(3)> pruning char(5) fields");
+    assertEquals(2, f5.prune(s3, "k").join(s5, "k").count(), "a filter of struct<n, char(5)> pruning char(3) fields");
+  }
+
   private static SparkSession.Builder session(boolean extensions) {
     SparkSession.Builder b = SparkSession.builder().master("local[2]").appName("char-keys")
         .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
@@ -62,6 +87,26 @@ class CharKeyPaddingTest {
     SparkSession spark = session(true).getOrCreate();
     try {
       run(spark);
+    } finally {
+      spark.stop();
+    }
+  }
+
+  @Test
+  void charFieldsOfStructKeysOfDifferentLengthsKeepTheirMatchesWithoutTheExtensions() {
+    SparkSession spark = session(false).getOrCreate();
+    try {
+      runStructKeys(spark);
+    } finally {
+      spark.stop();
+    }
+  }
+
+  @Test
+  void charFieldsOfStructKeysOfDifferentLengthsKeepTheirMatchesWithTheExtensions() {
+    SparkSession spark = session(true).getOrCreate();
+    try {
+      runStructKeys(spark);
     } finally {
       spark.stop();
     }

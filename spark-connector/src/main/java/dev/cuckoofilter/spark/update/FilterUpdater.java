@@ -14,6 +14,7 @@ import dev.cuckoofilter.spark.CuckooFilters;
 import dev.cuckoofilter.spark.SparkCuckooFilter;
 import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
 import dev.cuckoofilter.spark.expressions.CuckooKeyHash;
+import dev.cuckoofilter.spark.hash.CharKeys;
 import dev.cuckoofilter.spark.hash.KeyTypes;
 import dev.cuckoofilter.spark.hash.StructKeys;
 import dev.cuckoofilter.spark.store.FilterMetadata;
@@ -250,15 +251,16 @@ public final class FilterUpdater {
    * {@code data} with each key column that is not a CHAR of the stored CHAR key's length (a CHAR of another
    * length, a STRING, a VARCHAR) brought to the stored length (trailing spaces dropped, then padded), as Spark
    * stores such a value in the filter's column: a CHAR(5) 'cd   ' or a STRING 'cd' added to a CHAR(3) table is
-   * 'cd ', which the build hashed and which probes hash, not 'cd   ' or 'cd'.
+   * 'cd ', which the build hashed and which probes hash, not 'cd   ' or 'cd'. Likewise the fields of a struct key
+   * column at the places of the stored struct key's CHAR fields (at any depth).
    */
   private static Dataset<Row> charKeysAsStored(Dataset<Row> data, List<StructField> keys) {
     for (StructField key : keys) {
-      int stored = KeyTypes.charLength(key);
-      int given = KeyTypes.charLength(column(data, key.name()));
-      if (stored >= 0 && given != stored) {
-        Column column = data.col(quoted(key.name()));
-        data = data.withColumn(key.name(), functions.rpad(functions.rtrim(column), stored, " "));
+      Column column = data.col(quoted(key.name()));
+      Column brought = CharKeys.toLengths(column, CharKeys.rawType(column(data, key.name())), CharKeys.rawType(key),
+          true);
+      if (brought != null) {
+        data = data.withColumn(key.name(), brought);
       }
     }
     return data;

@@ -144,6 +144,26 @@ class StoredCharKeyTest {
         "the bytes of a fresh build of the table without the deleted row");
   }
 
+  /**
+   * The CHAR fields of a stored struct key alike: rows whose struct has a string field (a DataFrame of the new rows)
+   * appended to a table of {@code struct<n: int, c: char(3)>} are stored with the field padded ('cd' as 'cd '), and
+   * an update with those rows as its added rows must add the key as the table holds it.
+   */
+  @Test
+  void anUpdateWithStructKeysOfStringFieldsOfACharFieldFilterHashesThemAsTheTableStoresThem() throws Exception {
+    spark.sql("CREATE TABLE x3 (k STRUCT<n: INT, c: CHAR(3)>, a INT) USING parquet");
+    spark.sql("INSERT INTO x3 VALUES (named_struct('n', 1, 'c', 'ab'), 1)");
+    FilterStore store = FilterStore.open(location("structs3"), spark);
+    CuckooFilters.build(spark.table("x3"), "k").saveTo(store, "x3");
+    Dataset<Row> added = spark.sql("SELECT named_struct('n', 2, 'c', 'cd') AS k, 2 AS a");
+    added.write().insertInto("x3"); // stored as named_struct('n', 2, 'c', 'cd ')
+    FilterUpdater.update(store, ChangeSet.of(added, added.where("false"), spark.table("x3")), "appended structs");
+    Dataset<Row> x3 = spark.table("x3");
+    assertEquals(List.of("ab ", "cd "), x3.orderBy("a").select("k.c").as(org.apache.spark.sql.Encoders.STRING())
+        .collectAsList(), "the premise: the table holds padded fields");
+    assertEquals(2, store.sparkFilterLatest(spark).prune(x3, "k").count(), "every row of the table is kept");
+  }
+
   @Test
   void anUpdateOfACharKeyFromSnapshotsHashesLikeTheBuild() throws Exception {
     spark.sql("CREATE TABLE v3 (k CHAR(3), a INT) USING parquet");
