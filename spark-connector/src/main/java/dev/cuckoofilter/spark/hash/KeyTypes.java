@@ -2,11 +2,9 @@ package dev.cuckoofilter.spark.hash;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.spark.sql.catalyst.util.CharVarcharUtils$;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
-import org.apache.spark.sql.types.CharType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DateType;
 import org.apache.spark.sql.types.DecimalType;
@@ -21,7 +19,6 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
-import scala.Option;
 
 /**
  * Which Spark types can be filter keys, and which of them hash alike ({@code docs/HASHING.md}, section 5).
@@ -51,15 +48,6 @@ public final class KeyTypes {
     return integral(type) || type instanceof BooleanType || type instanceof FloatType
         || type instanceof DoubleType || type instanceof DecimalType || type instanceof StringType
         || type instanceof BinaryType;
-  }
-
-  /**
-   * The length of a CHAR(n) column (a string column with Spark's char metadata), or -1: Spark compares CHAR keys of
-   * different lengths with the shorter padded, so probes and updates bring such keys to the filter's length.
-   */
-  public static int charLength(StructField field) {
-    Option<DataType> raw = CharVarcharUtils$.MODULE$.getRawType(field.metadata());
-    return raw.isDefined() && raw.get() instanceof CharType c ? c.length() : -1;
   }
 
   /**
