@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cuckoofilter.examples.common.InputException;
 import dev.cuckoofilter.spark.store.KeyTypeNames;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -117,27 +118,87 @@ final class KeySchema {
   }
 
   /**
-   * For each key component of {@link #columns}, in order, the length of a top-level {@code char(n)} column, else -1
-   * (Spark keeps the char type in the column metadata; a char inside a struct is not seen).
+   * For each key component of {@link #columns}, in order, the length of a {@code char(n)} column or struct field (at
+   * any depth), else -1. Spark keeps the char types in the column metadata ({@code __CHAR_VARCHAR_TYPE_STRING}:
+   * {@code char(3)}, or the struct's whole type, {@code struct<n:int,c:char(3)>}) and stores and hashes a char value
+   * padded to n, in a struct as at the top level. A struct whose recorded type does not fit its schema counts as
+   * having no char fields.
    */
   static List<Integer> charLengths(String schemaJson) {
     List<Integer> out = new ArrayList<>();
     try {
       for (JsonNode field : JSON.readTree(schemaJson).path("fields")) {
+        String raw = field.path("metadata").path("__CHAR_VARCHAR_TYPE_STRING").asText("");
         if (!field.path("type").isTextual()) { // a struct: one component per field at any depth
           List<Column> components = new ArrayList<>();
           flatten(field.path("type"), "", components);
-          components.forEach(c -> out.add(-1));
+          List<Integer> lengths = new ArrayList<>();
+          int[] at = {0};
+          if (raw.isEmpty() || !structCharLengths(field.path("type"), raw, at, lengths) || at[0] != raw.length()
+              || lengths.size() != components.size()) {
+            lengths = new ArrayList<>(Collections.nCopies(components.size(), -1));
+          }
+          out.addAll(lengths);
           continue;
         }
-        String raw = field.path("metadata").path("__CHAR_VARCHAR_TYPE_STRING").asText("");
-        Matcher m = CHAR.matcher(raw.toLowerCase(Locale.ROOT));
-        out.add(m.matches() ? Integer.parseInt(m.group(1)) : -1);
+        out.add(charLength(raw));
       }
     } catch (JsonProcessingException e) {
       throw new InputException("the key columns are not a Spark schema: " + e.getOriginalMessage(), e);
     }
     return out;
+  }
+
+  private static int charLength(String rawType) {
+    Matcher m = CHAR.matcher(rawType.trim().toLowerCase(Locale.ROOT));
+    return m.matches() ? Integer.parseInt(m.group(1)) : -1;
+  }
+
+  /**
+   * Reads Spark's catalog string of a struct type ({@code struct<n:int,c:char(3)>}, field names as they are or in
+   * backquotes) from {@code at[0]}, following the struct's JSON schema, adding the char length (or -1) of each field at
+   * any depth; false if the text does not fit the schema.
+   */
+  private static boolean structCharLengths(JsonNode struct, String raw, int[] at, List<Integer> out) {
+    if (!raw.regionMatches(true, at[0], "struct<", 0, 7)) {
+      return false;
+    }
+    at[0] += 7;
+    boolean first = true;
+    for (JsonNode field : struct.path("fields")) {
+      if (!first && !skip(raw, at, ",")) {
+        return false;
+      }
+      first = false;
+      String name = field.path("name").asText();
+      if (!skip(raw, at, name + ":") && !skip(raw, at, "`" + name.replace("`", "``") + "`:")) {
+        return false;
+      }
+      JsonNode type = field.path("type");
+      if (!type.isTextual()) {
+        if (!structCharLengths(type, raw, at, out)) {
+          return false;
+        }
+        continue;
+      }
+      int end = at[0];
+      int depth = 0;
+      while (end < raw.length() && (depth > 0 || (raw.charAt(end) != ',' && raw.charAt(end) != '>'))) {
+        depth += raw.charAt(end) == '(' ? 1 : raw.charAt(end) == ')' ? -1 : 0;
+        end++;
+      }
+      out.add(charLength(raw.substring(at[0], end)));
+      at[0] = end;
+    }
+    return skip(raw, at, ">");
+  }
+
+  private static boolean skip(String raw, int[] at, String expected) {
+    if (!raw.startsWith(expected, at[0])) {
+      return false;
+    }
+    at[0] += expected.length();
+    return true;
   }
 
   private static void flatten(JsonNode struct, String prefix, List<Column> out) {
