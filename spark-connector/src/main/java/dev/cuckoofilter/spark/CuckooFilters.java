@@ -82,9 +82,11 @@ public final class CuckooFilters {
    * @throws IllegalArgumentException if no filter can have that size or rate
    */
   public static Column filterOf(long expectedItems, double fpp, Column... keys) {
-    CuckooFilterAggregate.checkFpp(fpp);
     if (expectedItems != 0) {
+      CuckooFilterAggregate.checkFpp(fpp);
       CuckooFilterAggregate.checkExpectedItems(expectedItems, fpp);
+    } else {
+      CuckooFilterAggregate.checkFppSizedFromData(fpp);
     }
     List<Expression> exprs = new ArrayList<>();
     for (Column k : keys) {
@@ -171,7 +173,7 @@ public final class CuckooFilters {
 
   /** The probe of {@code big}'s keys by a filter of {@code small}'s, after checking both sides' keys. */
   private static CuckooMightContain probe(Dataset<Row> big, Dataset<?> small, double fpp, String... keyColumns) {
-    CuckooFilterAggregate.checkFpp(fpp);
+    CuckooFilterAggregate.checkFppSizedFromData(fpp); // the filter is sized from small's distinct count
     if (keyColumns.length == 0) {
       throw new IllegalArgumentException("prune: at least one key column is needed");
     }
@@ -461,6 +463,8 @@ public final class CuckooFilters {
       List<Expression> exprs = new ArrayList<>(attributes);
       if (expectedItems > 0) {
         CuckooFilterAggregate.checkExpectedItems(expectedItems, fpp); // before any job
+      } else if (exactCount) {
+        CuckooFilterAggregate.checkFppSizedFromData(fpp); // sized in the final task, from the data
       }
       long expected = expectedItems;
       if (expected <= 0 && !exactCount) {

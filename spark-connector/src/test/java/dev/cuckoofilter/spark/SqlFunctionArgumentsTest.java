@@ -72,6 +72,32 @@ class SqlFunctionArgumentsTest {
   }
 
   /**
+   * A filter sized from the data has a table of any size, and a larger table needs a higher rate for 32-bit
+   * fingerprints (its design load is higher): 7e-10 is within reach of a table for one key (at least 6.5e-10), so
+   * it passed analysis, but not of one for 100 keys (7.3e-10) or more (7.8e-10): the job ran and its final task
+   * failed, or not, depending on how many keys the data held. It fails at analysis, as with an expectedItems.
+   */
+  @Test
+  void aRateNoFilterSizedFromTheDataCanHaveFailsBeforeAnyJob() {
+    assertMentions(analysisError("SELECT cuckoo_filter(k, NULL, 7e-10) FROM sfa_dim"), "cuckoo_filter",
+        "argument 3 (fpp)", "7.0E-10", "sized from the data");
+    assertMentions(assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.filterOf(0, 7e-10, functions.col("k"))).getMessage(), "7.0E-10", "sized from the data");
+    assertMentions(assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.builder(spark.table("sfa_dim")).keys("k").fpp(7e-10).exactCount(true).build()).getMessage(),
+        "7.0E-10", "sized from the data");
+    assertMentions(assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.prune(spark.range(0, 400).toDF("k"), spark.table("sfa_dim"), 7e-10, "k")).getMessage(),
+        "7.0E-10", "sized from the data");
+    // With a size the rate is checked for that size: a filter of a few keys can have it.
+    assertEquals(1, spark.sql("SELECT cuckoo_filter(k, 10, 7e-10) FROM sfa_dim WHERE k < 40").count());
+    assertEquals(10, CuckooFilters.builder(spark.table("sfa_dim").where("k < 40")).keys("k").fpp(7e-10)
+        .expectedItems(10).build().filter().size());
+    // A rate every size can have is fine without one.
+    assertEquals(1, spark.sql("SELECT cuckoo_filter(k, NULL, 8e-10) FROM sfa_dim").count());
+  }
+
+  /**
    * A filter is returned as one BINARY value, a Java array: a size whose filter cannot fit one passed analysis
    * (anything up to 33.6 billion keys, the largest table), and the job then ran out of memory in the final task,
    * or failed after the whole build with "too large for a byte array; use writeTo". Only analysis runs here.

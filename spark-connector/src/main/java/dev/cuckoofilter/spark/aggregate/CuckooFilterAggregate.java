@@ -97,6 +97,31 @@ public final class CuckooFilterAggregate extends TypedImperativeAggregate<EntryS
   }
 
   /**
+   * Checks a false-positive rate for a filter sized from the data, before any job runs: {@link #checkFpp},
+   * and within what 32-bit fingerprints deliver in a table for any number of keys. A larger table is filled
+   * to a higher design load and needs a higher rate (7e-10 is within reach of a table for one key, not of one
+   * for 100 keys or more), so the rate is checked for the largest tables too, rather than failing the final
+   * task, or not, depending on how many keys the data holds.
+   *
+   * @throws IllegalArgumentException starting with "fpp" if some number of keys could not be built at that rate
+   */
+  public static void checkFppSizedFromData(double fpp) {
+    checkFpp(fpp);
+    try {
+      CuckooFilter.builder().expectedItems(ANY_SIZE_CHECKED).fpp(fpp).parameters();
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new IllegalArgumentException("fpp " + fpp + " is not supported for a filter sized from the data, which "
+          + "may hold any number of keys: " + e.getMessage() + "; give a higher fpp, or expectedItems", e);
+    }
+  }
+
+  /**
+   * Keys of a table in the largest design-load class (over 1,024 buckets), where the rate that 32-bit
+   * fingerprints deliver no longer depends on the size: the strictest rate check for a filter of any size.
+   */
+  private static final long ANY_SIZE_CHECKED = 1L << 30;
+
+  /**
    * Checks a size before any job runs: positive, and a table of that many keys at {@code fpp} (itself
    * valid, {@link #checkFpp}) within the supported number of buckets and small enough to be returned as one
    * BINARY value (a Java array, {@link CuckooFilter#MAX_BYTE_ARRAY_SIZE}).

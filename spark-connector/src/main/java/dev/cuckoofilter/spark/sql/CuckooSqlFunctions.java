@@ -114,7 +114,11 @@ public final class CuckooSqlFunctions {
     }
     // Rates and sizes no filter can have fail here, not in the tasks that would build it.
     try {
-      CuckooFilterAggregate.checkFpp(fpp);
+      if (expected > 0) {
+        CuckooFilterAggregate.checkFpp(fpp);
+      } else {
+        CuckooFilterAggregate.checkFppSizedFromData(fpp);
+      }
     } catch (IllegalArgumentException e) {
       throw error(f + ": argument 3 (fpp): " + e.getMessage());
     }
