@@ -1,5 +1,6 @@
 package dev.cuckoofilter.spark.optimizer;
 
+import dev.cuckoofilter.spark.aggregate.CuckooFilterAggregate;
 import org.apache.spark.network.util.JavaUtils;
 import org.apache.spark.sql.internal.SQLConf;
 
@@ -70,6 +71,11 @@ public final class RuntimeFilterConf {
     }
     if (!(fpp > 0 && fpp < 1)) {
       throw new IllegalArgumentException(FPP + " must be in (0, 1), got " + fpp);
+    }
+    try { // the filters are sized from the data: a rate out of reach would fail the query in its build
+      CuckooFilterAggregate.checkFppSizedFromData(fpp);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(FPP + " = " + fpp + " cannot be delivered: " + e.getMessage(), e);
     }
   }
 

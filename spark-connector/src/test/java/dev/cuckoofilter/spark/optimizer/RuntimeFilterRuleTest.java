@@ -661,6 +661,21 @@ class RuntimeFilterRuleTest {
   }
 
   @Test
+  void aRateNoFilterCanDeliverIsRefusedNamingTheSetting() {
+    // A rate in (0, 1) below what 32-bit fingerprints deliver passed the setting's check, and the query failed in
+    // the final task of the filter's build, naming neither the setting nor the rule.
+    shuffledJoinsOverSmallTables();
+    spark.conf().set(RuntimeFilterConf.FPP, "1e-12");
+    try {
+      IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+          () -> spark.sql("SELECT f.k, d.name FROM fact f JOIN dim d ON f.k = d.k WHERE d.segment < 2").collectAsList());
+      assertTrue(e.getMessage().contains(RuntimeFilterConf.FPP) && e.getMessage().contains("1.0E-12"), e.getMessage());
+    } finally {
+      spark.conf().unset(RuntimeFilterConf.FPP);
+    }
+  }
+
+  @Test
   void explainShowsTheInjectedFilter() {
     shuffledJoinsOverSmallTables();
     Dataset<Row> df = spark.sql("SELECT f.k, d.name FROM fact f JOIN dim d ON f.k = d.k WHERE d.segment < 2");
