@@ -700,6 +700,8 @@ public final class FilterStore {
     } catch (FileNotFoundException e) {
       requireNotAFile();
       return List.of();
+    } catch (IOException e) {
+      throw notAFileOr(e);
     }
     List<Long> numbers = new ArrayList<>();
     for (FileStatus s : entries) {
@@ -713,21 +715,50 @@ public final class FilterStore {
   }
 
   private void requireNotAFile() throws IOException {
-    try {
-      if (fs.getFileStatus(layout.root).isFile()) {
-        throw new IOException("location " + location + " is a file, not a filter location (a directory holding "
-            + StoreLayout.VERSIONS_DIR + "/ and " + StoreLayout.DATA_DIR + "/)");
-      }
-    } catch (FileNotFoundException e) {
-      // nothing published yet
+    if (isAFile()) {
+      throw notAFilterLocation();
     }
+  }
+
+  private boolean isAFile() throws IOException {
+    try {
+      return fs.getFileStatus(layout.root).isFile();
+    } catch (FileNotFoundException e) {
+      return false; // nothing published yet
+    }
+  }
+
+  private IOException notAFilterLocation() {
+    return new IOException("location " + location + " is a file, not a filter location (a directory holding "
+        + StoreLayout.VERSIONS_DIR + "/ and " + StoreLayout.DATA_DIR + "/)");
+  }
+
+  /**
+   * The error to throw for {@code e}, a failure to reach a path below the location: HDFS refuses paths below a
+   * file with an AccessControlException ("... (is not a directory)"), which names no filter location, so a
+   * location that is a file is reported as such, as on the other file systems; any other failure is {@code e}.
+   */
+  private IOException notAFileOr(IOException e) {
+    try {
+      if (isAFile()) {
+        IOException notALocation = notAFilterLocation();
+        notALocation.initCause(e);
+        return notALocation;
+      }
+    } catch (IOException unknown) {
+      e.addSuppressed(unknown);
+    }
+    return e;
   }
 
   private FileStatus[] listOrEmpty(Path dir) throws IOException {
     try {
       return fs.listStatus(dir);
     } catch (FileNotFoundException e) {
+      requireNotAFile();
       return new FileStatus[0];
+    } catch (IOException e) {
+      throw notAFileOr(e);
     }
   }
 
@@ -766,6 +797,7 @@ public final class FilterStore {
   CommitRecord readCommit(long version) throws IOException {
     CommitRecord r = tryReadCommit(version);
     if (r == null) {
+      requireNotAFile();
       long latest = latestNumberOr(-1);
       throw new FilterVersionNotFoundException(location, version, "location " + location + ": version " + version
           + " does not exist (it was never published, or retention removed it); "
@@ -782,6 +814,8 @@ public final class FilterStore {
       bytes = in.readNBytes(MAX_COMMIT_BYTES + 1);
     } catch (FileNotFoundException e) {
       return null;
+    } catch (IOException e) {
+      throw notAFileOr(e);
     }
     if (bytes.length > MAX_COMMIT_BYTES) {
       throw new StoredFilterCorruptException(location, version, file.toString(), "it is larger than "

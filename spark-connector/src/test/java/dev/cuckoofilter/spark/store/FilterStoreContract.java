@@ -366,6 +366,39 @@ abstract class FilterStoreContract {
 
   // ------------------------------------------------------------------------------------- faults
 
+  /**
+   * A location that is a file (a mistyped path, a data file named instead of its directory) is refused by every
+   * operation with the same message, on every file system. On HDFS the listing of {@code versions/} below a file
+   * failed with the NameNode's AccessControlException ("/lake/x (is not a directory)"), a permission error that
+   * named no filter location, while the local file system and S3 said "is a file, not a filter location".
+   */
+  @Test
+  void aLocationThatIsAFileIsRefusedByEveryOperation() throws IOException {
+    FilterStore probe = newStore();
+    try (FSDataOutputStream out = probe.fileSystem().create(probe.layout().root, false)) {
+      out.write("not a filter location".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    FilterStore store = FilterStore.open(probe.location(), conf());
+    CuckooFilter f = range(0, 100);
+    Map<String, org.junit.jupiter.api.function.Executable> operations = new TreeMap<>();
+    operations.put("versions", store::versions);
+    operations.put("versionNumbers", store::versionNumbers);
+    operations.put("latest", store::latest);
+    operations.put("readLatest", store::readLatest);
+    operations.put("read", () -> store.read(1));
+    operations.put("metadata", () -> store.metadata(1));
+    operations.put("publish", () -> store.publish(f, metadata(f, FilterMetadata.NO_PARENT)));
+    operations.put("retain", () -> store.retain(1));
+    operations.put("cleanLeftovers", () -> store.cleanLeftovers(Duration.ZERO));
+    for (Map.Entry<String, org.junit.jupiter.api.function.Executable> op : operations.entrySet()) {
+      IOException e = assertThrows(IOException.class, op.getValue(), op.getKey());
+      assertEquals(IOException.class, e.getClass(), op.getKey() + ": " + e);
+      assertTrue(e.getMessage().contains("location " + store.location() + " is a file, not a filter location"),
+          op.getKey() + ": " + e);
+    }
+    assertTrue(store.fileSystem().getFileStatus(store.layout().root).isFile(), "the file is left as it was");
+  }
+
   @Test
   void aWriterKilledBetweenWritingAndCommittingLeavesThePublishedVersionIntact() throws Exception {
     FilterStore store = newStore();
