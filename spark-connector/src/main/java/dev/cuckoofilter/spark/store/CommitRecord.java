@@ -150,6 +150,12 @@ record CommitRecord(long version, String commitId, String parentCommitId, Instan
     } catch (IllegalArgumentException e) {
       throw new Malformed(e.getMessage());
     }
+    // publish makes version n + 1 on parent n, and version 1 on none: another parent was not written by a publish.
+    long parent = version == 1 ? FilterMetadata.NO_PARENT : version - 1;
+    if (metadata.parentVersion() != parent) {
+      throw new Malformed("metadata.parentVersion is " + metadata.parentVersion() + " but the parent of version "
+          + version + " is " + (parent == FilterMetadata.NO_PARENT ? "none (-1)" : String.valueOf(parent)));
+    }
     return new CommitRecord(version, commitId, parentId.isNull() ? null : parentId.asText(), publishedAt, data,
         metadata);
   }

@@ -160,7 +160,7 @@ public final class FilterStore {
     requireVersionNumber(version);
     CommitRecord r = readCommit(version);
     FilterMetadata metadata = typedMetadata(r);
-    return new StoredFilter(r.toVersion(location), metadata, readFilter(r.version(), r.data()));
+    return new StoredFilter(r.toVersion(location), metadata, readFilter(r));
   }
 
   /**
@@ -185,7 +185,7 @@ public final class FilterStore {
   public StoredVersion readVersion(long version) throws IOException {
     requireVersionNumber(version);
     CommitRecord r = readCommit(version);
-    return new StoredVersion(r.toVersion(location), r.metadata(), readFilter(r.version(), r.data()));
+    return new StoredVersion(r.toVersion(location), r.metadata(), readFilter(r));
   }
 
   /**
@@ -212,7 +212,7 @@ public final class FilterStore {
             + "nothing was published there");
       }
       try {
-        return new StoredVersion(r.toVersion(location), r.metadata(), readFilter(r.version(), r.data()));
+        return new StoredVersion(r.toVersion(location), r.metadata(), readFilter(r));
       } catch (FilterVersionNotFoundException e) {
         // Removed under us, which retention only does once a newer version exists: read that one.
         if (attempt == READ_LATEST_ATTEMPTS) {
@@ -638,7 +638,7 @@ public final class FilterStore {
 
   private SparkCuckooFilter sparkFilter(SparkSession spark, CommitRecord r, boolean broadcast) throws IOException {
     FilterHandle handle = broadcast
-        ? StoredFilterHandles.broadcast(spark, location, r, readFilter(r.version(), r.data()))
+        ? StoredFilterHandles.broadcast(spark, location, r, readFilter(r))
         : StoredFilterHandles.loadedByExecutors(spark, location, r, conf);
     return SparkCuckooFilter.of(spark, handle, typedMetadata(r).keyColumns());
   }
@@ -835,6 +835,30 @@ public final class FilterStore {
     } catch (IOException e) {
       return null;
     }
+  }
+
+  /** {@link #readFilter(long, DataFileRef)} of a commit record, which must describe the filter read. */
+  private CuckooFilter readFilter(CommitRecord r) throws IOException {
+    return readFilter(r.version(), r.data(), r.metadata().itemCount(), r.metadata().capacity());
+  }
+
+  /**
+   * {@link #readFilter(long, DataFileRef)}, checking that the commit record's metadata describes the filter: publish
+   * refuses metadata whose item count or capacity are not the filter's, so such a record was edited or damaged.
+   */
+  CuckooFilter readFilter(long version, DataFileRef data, long itemCount, long capacity) throws IOException {
+    CuckooFilter filter = readFilter(version, data);
+    String problem = null;
+    if (itemCount != filter.size()) {
+      problem = "metadata.itemCount is " + itemCount + " but its filter holds " + filter.size() + " items";
+    } else if (capacity != filter.capacity()) {
+      problem = "metadata.capacity is " + capacity + " but its filter has " + filter.capacity() + " entries";
+    }
+    if (problem != null) {
+      throw new StoredFilterCorruptException(location, version, layout.commitFile(version).toString(),
+          "the commit record does not describe its data file " + layout.dataFile(data.name()) + ": " + problem);
+    }
+    return filter;
   }
 
   /**

@@ -32,8 +32,8 @@ final class StoredFilterHandles {
   static FilterHandle loadedByExecutors(SparkSession spark, String location, CommitRecord r, Configuration conf) {
     Broadcast<byte[]> confBytes = spark.sparkContext().broadcast(toBytes(conf),
         ClassTag$.MODULE$.apply(byte[].class));
-    return new LoadedByExecutors(location, r.version(), r.data(), confBytes,
-        describe(location, r, "loaded by executors"));
+    return new LoadedByExecutors(location, r.version(), r.data(), r.metadata().itemCount(), r.metadata().capacity(),
+        confBytes, describe(location, r, "loaded by executors"));
   }
 
   private static String describe(String location, CommitRecord r, String how) {
@@ -67,14 +67,20 @@ final class StoredFilterHandles {
     private final String location;
     private final long version;
     private final DataFileRef data;
+    /** What the commit record says of the filter, checked when it is read. */
+    private final long itemCount;
+    private final long capacity;
     private final Broadcast<byte[]> conf;
     private final String description;
     private transient volatile CuckooFilter filter;
 
-    LoadedByExecutors(String location, long version, DataFileRef data, Broadcast<byte[]> conf, String description) {
+    LoadedByExecutors(String location, long version, DataFileRef data, long itemCount, long capacity,
+        Broadcast<byte[]> conf, String description) {
       this.location = location;
       this.version = version;
       this.data = data;
+      this.itemCount = itemCount;
+      this.capacity = capacity;
       this.conf = conf;
       this.description = description;
     }
@@ -92,7 +98,7 @@ final class StoredFilterHandles {
           f = ExecutorFilterCache.get(cacheKey(), () -> {
             FilterStore store = FilterStore.open(location, fromBytes(conf.value()));
             try {
-              return store.readFilter(version, data);
+              return store.readFilter(version, data, itemCount, capacity);
             } finally {
               store.closeIfUncached();
             }

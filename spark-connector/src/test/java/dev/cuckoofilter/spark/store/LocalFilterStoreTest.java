@@ -96,6 +96,40 @@ class LocalFilterStoreTest extends FilterStoreContract {
   }
 
   /**
+   * A commit record edited (or damaged) so that its metadata no longer describes its version (an item count or a
+   * capacity the filter does not have, a parent version that is not the one before) is damaged like any other edit:
+   * publish refuses such metadata, so no writer made it. It was read and reported as the version's metadata.
+   */
+  @Test
+  void aCommitRecordWhoseMetadataDoesNotDescribeItsVersionIsDamaged() throws IOException {
+    FilterStore store = newStore();
+    List<CuckooFilter> published = publishChain(store, 2);
+    org.apache.hadoop.fs.Path commit = store.layout().commitFile(2);
+    String original = new String(readAll(store, commit), java.nio.charset.StandardCharsets.UTF_8);
+    CuckooFilter second = published.get(1);
+    java.util.Map<String, String> edits = new java.util.TreeMap<>();
+    edits.put("itemCount", original.replace("\"itemCount\" : " + second.size(),
+        "\"itemCount\" : " + (second.size() + 900)));
+    edits.put("capacity", original.replace("\"capacity\" : " + second.capacity(),
+        "\"capacity\" : " + (second.capacity() * 2)));
+    edits.put("parentVersion", original.replace("\"parentVersion\" : 1", "\"parentVersion\" : 7"));
+    for (java.util.Map.Entry<String, String> edit : edits.entrySet()) {
+      assertFalse(edit.getValue().equals(original), edit.getKey());
+      overwrite(store, commit, edit.getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      for (org.junit.jupiter.api.function.Executable read : List.<org.junit.jupiter.api.function.Executable>of(
+          () -> store.read(2), () -> store.readVersion(2), store::readLatest, store::readLatestVersion)) {
+        StoredFilterCorruptException e = org.junit.jupiter.api.Assertions.assertThrows(
+            StoredFilterCorruptException.class, read, edit.getKey());
+        assertEquals(commit.toString(), e.file(), edit.getKey());
+        assertTrue(e.getMessage().contains(edit.getKey()), edit.getKey() + ": " + e.getMessage());
+      }
+      assertEquals(published.get(0), store.read(1).filter(), "other versions stay readable");
+    }
+    overwrite(store, commit, original.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertEquals(second, store.readLatest().filter());
+  }
+
+  /**
    * File names do not depend on the JVM's locale. A writer whose default locale formats numbers with other
    * digits (Arabic-Indic here, as on a host with LANG=ar_EG.UTF-8) published under names no listing recognised:
    * its publish returned version 1 while the location had no version, and a reader in that locale could read
