@@ -721,7 +721,7 @@ public final class StoredFilterIndex {
   /**
    * SHA-256 of an indexable table's definition and data ({@link #notIndexable} is null): its plan below the
    * projections ({@link Base}, canonical, with the filter's conditions in sorted order so that their order in the
-   * view does not matter), how its relation reads its files (format, schemas, options, settings: {@link
+   * view does not matter, and its string values quoted: {@link #stringLiterals}), how its relation reads its files (format, schemas, options, settings: {@link
    * #howFilesAreRead}), the positions of the key
    * columns in it, and the path, length, modification time and identity of every file of its relation, in path
    * order, and of a partitioned relation each partition's values with its files' paths ({@link #partitionValues}).
@@ -732,12 +732,20 @@ public final class StoredFilterIndex {
     List<String> conditions = new ArrayList<>();
     if (canonical instanceof Filter filter) {
       for (Expression c : list(InjectRuntimeFilter$.MODULE$.splitConjunctivePredicates(filter.condition()))) {
-        conditions.add(unabridged(c::toString));
+        conditions.add(unabridged(c::toString) + stringLiterals(List.of(c)));
       }
       java.util.Collections.sort(conditions);
       canonical = filter.child();
     }
-    String definition = unabridged(canonical::toString);
+    List<Expression> expressions = new ArrayList<>();
+    canonical.foreach(new scala.runtime.AbstractFunction1<LogicalPlan, scala.runtime.BoxedUnit>() {
+      @Override
+      public scala.runtime.BoxedUnit apply(LogicalPlan node) {
+        expressions.addAll(list(node.expressions()));
+        return scala.runtime.BoxedUnit.UNIT;
+      }
+    });
+    String definition = unabridged(canonical::toString) + stringLiterals(expressions);
     HadoopFsRelation relation = relation(plan).get();
     PartitioningAwareFileIndex index = PartitionedCatalogTables.currentFiles(relation);
     List<FileStatus> statuses = list(index.allFiles());
@@ -767,6 +775,36 @@ public final class StoredFilterIndex {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * The literals holding strings in {@code expressions} (a string, or an array, map or struct with one), in order, each
+   * as its SQL ({@code 'd1,d2'}), as a suffix of their text ({@code "\tliterals\t'd1,d2'\t'd8'"}); "" where there are
+   * none, so the fingerprints of other plans are unchanged. Spark prints a string literal without its quotes: {@code
+   * name IN ('d1,d2', 'd8')} and {@code name IN ('d1', 'd2', 'd8')} have the same text, {@code name IN (d8,d1,d2)}, and
+   * select other rows.
+   */
+  private static String stringLiterals(List<Expression> expressions) {
+    scala.Function1<DataType, Object> isString = new scala.runtime.AbstractFunction1<DataType, Object>() {
+      @Override
+      public Object apply(DataType t) {
+        return t instanceof org.apache.spark.sql.types.StringType;
+      }
+    };
+    StringBuilder literals = new StringBuilder();
+    for (Expression e : expressions) {
+      e.foreach(new scala.runtime.AbstractFunction1<Expression, scala.runtime.BoxedUnit>() {
+        @Override
+        public scala.runtime.BoxedUnit apply(Expression x) {
+          if (x instanceof org.apache.spark.sql.catalyst.expressions.Literal literal
+              && literal.dataType().existsRecursively(isString)) {
+            literals.append('\t').append(literal.sql());
+          }
+          return scala.runtime.BoxedUnit.UNIT;
+        }
+      });
+    }
+    return literals.length() == 0 ? "" : "\tliterals" + literals;
   }
 
   /**
