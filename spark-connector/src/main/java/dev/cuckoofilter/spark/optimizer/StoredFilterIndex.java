@@ -721,9 +721,9 @@ public final class StoredFilterIndex {
   /**
    * SHA-256 of an indexable table's definition and data ({@link #notIndexable} is null): its plan below the
    * projections ({@link Base}, canonical, with the filter's conditions in sorted order so that their order in the
-   * view does not matter, and its string values quoted: {@link #stringLiterals}), how its relation reads its files (format, schemas, options, settings: {@link
-   * #howFilesAreRead}), the positions of the key
-   * columns in it, and the path, length, modification time and identity of every file of its relation, in path
+   * view does not matter, and its strings and timestamps as values, not as their text: {@link #ambiguousLiterals}),
+   * how its relation reads its files (format, schemas, options, settings: {@link #howFilesAreRead}), the positions of
+   * the key columns in it, and the path, length, modification time and identity of every file of its relation, in path
    * order, and of a partitioned relation each partition's values with its files' paths ({@link #partitionValues}).
    */
   static String fingerprint(LogicalPlan plan, List<String> keyColumns) {
@@ -732,7 +732,7 @@ public final class StoredFilterIndex {
     List<String> conditions = new ArrayList<>();
     if (canonical instanceof Filter filter) {
       for (Expression c : list(InjectRuntimeFilter$.MODULE$.splitConjunctivePredicates(filter.condition()))) {
-        conditions.add(unabridged(c::toString) + stringLiterals(List.of(c)));
+        conditions.add(unabridged(c::toString) + ambiguousLiterals(List.of(c)));
       }
       java.util.Collections.sort(conditions);
       canonical = filter.child();
@@ -745,7 +745,7 @@ public final class StoredFilterIndex {
         return scala.runtime.BoxedUnit.UNIT;
       }
     });
-    String definition = unabridged(canonical::toString) + stringLiterals(expressions);
+    String definition = unabridged(canonical::toString) + ambiguousLiterals(expressions);
     HadoopFsRelation relation = relation(plan).get();
     PartitioningAwareFileIndex index = PartitionedCatalogTables.currentFiles(relation);
     List<FileStatus> statuses = list(index.allFiles());
@@ -778,17 +778,19 @@ public final class StoredFilterIndex {
   }
 
   /**
-   * The literals holding strings in {@code expressions} (a string, or an array, map or struct with one), in order, each
-   * as its SQL ({@code 'd1,d2'}), as a suffix of their text ({@code "\tliterals\t'd1,d2'\t'd8'"}); "" where there are
-   * none, so the fingerprints of other plans are unchanged. Spark prints a string literal without its quotes: {@code
-   * name IN ('d1,d2', 'd8')} and {@code name IN ('d1', 'd2', 'd8')} have the same text, {@code name IN (d8,d1,d2)}, and
-   * select other rows.
+   * The literals of {@code expressions} whose text is ambiguous, in order, each as its type and its value's bytes in
+   * Spark's binary row format (the same in any JVM), as a suffix of their text ({@code "\tliterals\tstring 0000..."});
+   * "" where there are none, so the fingerprints of other plans are unchanged. Spark prints a string without its
+   * quotes, so {@code name IN ('d1,d2', 'd8')} and {@code name IN ('d1', 'd2', 'd8')} have the same text, {@code name
+   * IN (d8,d1,d2)}; and a timestamp in the session time zone, so {@code TIMESTAMP'2024-01-01 00:00:00'} of a view
+   * defined in UTC and of one defined in New York, five hours apart, print alike where each is planned. Both select
+   * other rows under the same text. Strings and timestamps count inside arrays, maps and structs too.
    */
-  private static String stringLiterals(List<Expression> expressions) {
-    scala.Function1<DataType, Object> isString = new scala.runtime.AbstractFunction1<DataType, Object>() {
+  private static String ambiguousLiterals(List<Expression> expressions) {
+    scala.Function1<DataType, Object> ambiguous = new scala.runtime.AbstractFunction1<DataType, Object>() {
       @Override
       public Object apply(DataType t) {
-        return t instanceof org.apache.spark.sql.types.StringType;
+        return t instanceof org.apache.spark.sql.types.StringType || t instanceof TimestampType;
       }
     };
     StringBuilder literals = new StringBuilder();
@@ -797,8 +799,12 @@ public final class StoredFilterIndex {
         @Override
         public scala.runtime.BoxedUnit apply(Expression x) {
           if (x instanceof org.apache.spark.sql.catalyst.expressions.Literal literal
-              && literal.dataType().existsRecursively(isString)) {
-            literals.append('\t').append(literal.sql());
+              && literal.dataType().existsRecursively(ambiguous)) {
+            byte[] value = org.apache.spark.sql.catalyst.expressions.UnsafeProjection$.MODULE$
+                .create(new DataType[] {literal.dataType()})
+                .apply(new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(new Object[] {literal.value()}))
+                .getBytes();
+            literals.append('\t').append(literal.dataType().sql()).append(' ').append(HexFormat.of().formatHex(value));
           }
           return scala.runtime.BoxedUnit.UNIT;
         }

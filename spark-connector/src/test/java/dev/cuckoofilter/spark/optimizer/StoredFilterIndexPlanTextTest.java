@@ -125,4 +125,41 @@ class StoredFilterIndexPlanTextTest {
       spark.conf().unset(StoredFilterIndex.PREFIX + "named_few");
     }
   }
+
+  /**
+   * Spark prints a timestamp value in the session time zone: {@code TIMESTAMP'2024-01-01 00:00:00'} of a view defined
+   * in UTC and the same text of a view defined in New York (five hours later) print alike where each is planned, though
+   * they select other rows of a table reading no timestamps (epoch seconds, cast). The view redefined in New York
+   * selects 5 more keys than the filter stored in UTC holds.
+   */
+  @Test
+  void aViewRedefinedWithATimestampOfAnotherZonePrintedAlikeDoesNotUseTheFilterOfItsOldDefinition() throws Exception {
+    // Hourly events around 2024-01-01 00:00 UTC: ids 0-99 before it, 100-199 from it.
+    spark.range(0, 200).selectExpr("id * 5 AS k", "1704067200 + (id - 100) * 3600 AS epoch").write()
+        .parquet(dir.resolve("hourly").toString());
+    String cutoff = "CAST(epoch AS TIMESTAMP) < TIMESTAMP'2024-01-01 00:00:00'";
+    String query = "SELECT f.k, f.v FROM fact f JOIN hourly_early d ON f.k = d.k";
+    spark.read().parquet(dir.resolve("hourly").toString()).where(cutoff).createOrReplaceTempView("hourly_early");
+    StoredFilterIndex.storeIndex(spark, "hourly_early", List.of("k"), dir.resolve("filters/hourly").toUri().toString(),
+        0.001);
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    try {
+      Dataset<Row> current = spark.sql(query);
+      assertTrue(plan(current).contains("filters/hourly"), "used while current: " + plan(current));
+      assertEquals(withRuleOff(query), sorted(current));
+      spark.conf().set("spark.sql.session.timeZone", "America/New_York");
+      spark.read().parquet(dir.resolve("hourly").toString()).where(cutoff).createOrReplaceTempView("hourly_early");
+      List<Row> expected = withRuleOff(query);
+      assertEquals(525, expected.size(), "ids 0 to 104 match 5 fact rows each");
+      Dataset<Row> redefined = spark.sql(query);
+      List<Row> rows = sorted(redefined);
+      assertEquals(expected.size(), rows.size(), "rows of the redefined view's join");
+      assertEquals(expected, rows);
+      assertFalse(plan(redefined).contains("filters/hourly"), "a stale filter is not used: " + plan(redefined));
+    } finally {
+      spark.conf().set("spark.sql.session.timeZone", "UTC");
+      spark.conf().unset(RuntimeFilterConf.FORCE);
+      spark.conf().unset(StoredFilterIndex.PREFIX + "hourly_early");
+    }
+  }
 }
