@@ -162,4 +162,40 @@ class StoredFilterIndexPlanTextTest {
       spark.conf().unset(StoredFilterIndex.PREFIX + "hourly_early");
     }
   }
+
+  /**
+   * Spark prints a cast that reads a time in a time zone without its zone: {@code CAST(ts_text AS TIMESTAMP)} of a view
+   * defined in UTC and of one defined in New York print alike, though the second reads each text as an instant five
+   * hours later, and a condition comparing it with another column (epoch seconds, cast) selects 5 more keys.
+   */
+  @Test
+  void aViewRedefinedWithACastReadingTimesInAnotherZoneDoesNotUseTheFilterOfItsOldDefinition() throws Exception {
+    // Hourly events around 2024-01-01 00:00 UTC, each with the same local time text.
+    spark.range(0, 200).selectExpr("id * 5 AS k", "1704067200 + (id - 100) * 3600 AS epoch",
+        "'2024-01-01 00:00:00' AS ts_text").write().parquet(dir.resolve("texts").toString());
+    String since = "CAST(ts_text AS TIMESTAMP) >= CAST(epoch AS TIMESTAMP)";
+    String query = "SELECT f.k, f.v FROM fact f JOIN texts_past d ON f.k = d.k";
+    spark.read().parquet(dir.resolve("texts").toString()).where(since).createOrReplaceTempView("texts_past");
+    StoredFilterIndex.storeIndex(spark, "texts_past", List.of("k"), dir.resolve("filters/texts").toUri().toString(),
+        0.001);
+    spark.conf().set(RuntimeFilterConf.FORCE, "true");
+    try {
+      Dataset<Row> current = spark.sql(query);
+      assertTrue(plan(current).contains("filters/texts"), "used while current: " + plan(current));
+      assertEquals(withRuleOff(query), sorted(current));
+      spark.conf().set("spark.sql.session.timeZone", "America/New_York");
+      spark.read().parquet(dir.resolve("texts").toString()).where(since).createOrReplaceTempView("texts_past");
+      List<Row> expected = withRuleOff(query);
+      assertEquals(530, expected.size(), "ids 0 to 105 match 5 fact rows each");
+      Dataset<Row> redefined = spark.sql(query);
+      List<Row> rows = sorted(redefined);
+      assertEquals(expected.size(), rows.size(), "rows of the redefined view's join");
+      assertEquals(expected, rows);
+      assertFalse(plan(redefined).contains("filters/texts"), "a stale filter is not used: " + plan(redefined));
+    } finally {
+      spark.conf().set("spark.sql.session.timeZone", "UTC");
+      spark.conf().unset(RuntimeFilterConf.FORCE);
+      spark.conf().unset(StoredFilterIndex.PREFIX + "texts_past");
+    }
+  }
 }
