@@ -721,9 +721,9 @@ public final class StoredFilterIndex {
   /**
    * SHA-256 of an indexable table's definition and data ({@link #notIndexable} is null): its plan below the
    * projections ({@link Base}, canonical, with the filter's conditions in sorted order so that their order in the
-   * view does not matter), how its relation reads its files (format, schemas, options, settings: {@link
-   * #howFilesAreRead}), the positions of the key
-   * columns in it, and the path, length, modification time and identity of every file of its relation, in path
+   * view does not matter, with what its text leaves out: {@link #unprinted}),
+   * how its relation reads its files (format, schemas, options, settings: {@link #howFilesAreRead}), the positions of
+   * the key columns in it, and the path, length, modification time and identity of every file of its relation, in path
    * order, and of a partitioned relation each partition's values with its files' paths ({@link #partitionValues}).
    */
   static String fingerprint(LogicalPlan plan, List<String> keyColumns) {
@@ -732,12 +732,20 @@ public final class StoredFilterIndex {
     List<String> conditions = new ArrayList<>();
     if (canonical instanceof Filter filter) {
       for (Expression c : list(InjectRuntimeFilter$.MODULE$.splitConjunctivePredicates(filter.condition()))) {
-        conditions.add(unabridged(c::toString));
+        conditions.add(unabridged(c::toString) + unprinted(List.of(c)));
       }
       java.util.Collections.sort(conditions);
       canonical = filter.child();
     }
-    String definition = unabridged(canonical::toString);
+    List<Expression> expressions = new ArrayList<>();
+    canonical.foreach(new scala.runtime.AbstractFunction1<LogicalPlan, scala.runtime.BoxedUnit>() {
+      @Override
+      public scala.runtime.BoxedUnit apply(LogicalPlan node) {
+        expressions.addAll(list(node.expressions()));
+        return scala.runtime.BoxedUnit.UNIT;
+      }
+    });
+    String definition = unabridged(canonical::toString) + unprinted(expressions);
     HadoopFsRelation relation = relation(plan).get();
     PartitioningAwareFileIndex index = PartitionedCatalogTables.currentFiles(relation);
     List<FileStatus> statuses = list(index.allFiles());
@@ -767,6 +775,52 @@ public final class StoredFilterIndex {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * What Spark's text of {@code expressions} leaves out that selects other rows, as a suffix of that text; "" where
+   * there is nothing, so the fingerprints of other plans are unchanged:
+   * <ul>
+   *   <li>the literals whose text is ambiguous, in order, each as its type and its value's bytes in Spark's binary row
+   *       format (the same in any JVM; {@code "\tliterals\tstring 0000..."}). Spark prints a string without its
+   *       quotes, so {@code name IN ('d1,d2', 'd8')} and {@code name IN ('d1', 'd2', 'd8')} have the same text, {@code
+   *       name IN (d8,d1,d2)}; and a timestamp in the session time zone, so {@code TIMESTAMP'2024-01-01 00:00:00'} of a
+   *       view defined in UTC and of one defined in New York, five hours apart, print alike where each is planned.
+   *       Strings and timestamps count inside arrays, maps and structs too;
+   *   <li>the time zones of the casts that read or write times in one, in order ({@code "\tcast zones\tUTC"}): {@code
+   *       CAST(ts_text AS TIMESTAMP)} prints no zone, and reads the same text as another instant in another zone (that
+   *       of the session that defined the view).
+   * </ul>
+   */
+  private static String unprinted(List<Expression> expressions) {
+    scala.Function1<DataType, Object> ambiguous = new scala.runtime.AbstractFunction1<DataType, Object>() {
+      @Override
+      public Object apply(DataType t) {
+        return t instanceof org.apache.spark.sql.types.StringType || t instanceof TimestampType;
+      }
+    };
+    StringBuilder literals = new StringBuilder();
+    StringBuilder zones = new StringBuilder();
+    for (Expression e : expressions) {
+      e.foreach(new scala.runtime.AbstractFunction1<Expression, scala.runtime.BoxedUnit>() {
+        @Override
+        public scala.runtime.BoxedUnit apply(Expression x) {
+          if (x instanceof org.apache.spark.sql.catalyst.expressions.Literal literal
+              && literal.dataType().existsRecursively(ambiguous)) {
+            byte[] value = org.apache.spark.sql.catalyst.expressions.UnsafeProjection$.MODULE$
+                .create(new DataType[] {literal.dataType()})
+                .apply(new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(new Object[] {literal.value()}))
+                .getBytes();
+            literals.append('\t').append(literal.dataType().sql()).append(' ').append(HexFormat.of().formatHex(value));
+          } else if (x instanceof Cast cast && cast.timeZoneId().isDefined()
+              && Cast$.MODULE$.needsTimeZone(cast.child().dataType(), cast.dataType())) {
+            zones.append('\t').append(cast.timeZoneId().get());
+          }
+          return scala.runtime.BoxedUnit.UNIT;
+        }
+      });
+    }
+    return (literals.length() == 0 ? "" : "\tliterals" + literals) + (zones.length() == 0 ? "" : "\tcast zones" + zones);
   }
 
   /**
