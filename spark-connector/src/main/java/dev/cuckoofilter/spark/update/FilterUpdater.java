@@ -278,13 +278,8 @@ public final class FilterUpdater {
       if (!(key.dataType() instanceof StructType)) {
         continue;
       }
-      StructField given;
-      try {
-        given = column(data, key.name());
-      } catch (Exception e) { // Spark's AnalysisException, which Java sees as checked
-        if (!(e instanceof AnalysisException)) {
-          throw e;
-        }
+      StructField given = columnOrNull(data, key.name());
+      if (given == null) {
         continue; // no such column: checkKeyTypes says so
       }
       Column byName = StructKeys.byFieldName(data.col(quoted(key.name())), given.dataType(), key.dataType());
@@ -304,16 +299,10 @@ public final class FilterUpdater {
 
   private static void checkKeyTypes(Dataset<Row> data, String what, List<StructField> keys, String location) {
     for (StructField key : keys) {
-      StructField actual;
-      try {
-        actual = column(data, key.name());
-      } catch (Exception e) { // Spark's AnalysisException, which Java sees as checked
-        if (!(e instanceof AnalysisException)) {
-          throw e;
-        }
+      StructField actual = columnOrNull(data, key.name());
+      if (actual == null) {
         throw new IllegalArgumentException(what + " of the change have no key column " + key.name()
-            + " of the filter at " + location + "; their columns are " + String.join(", ", data.schema().fieldNames()),
-            e);
+            + " of the filter at " + location + "; their columns are " + String.join(", ", data.schema().fieldNames()));
       }
       if (!KeyTypes.category(actual.dataType()).equals(KeyTypes.category(key.dataType()))) {
         throw new IllegalArgumentException("key column " + key.name() + " is " + actual.dataType().simpleString()
@@ -333,6 +322,18 @@ public final class FilterUpdater {
    */
   private static StructField column(Dataset<Row> data, String name) {
     return data.select(functions.col(quoted(name))).schema().fields()[0];
+  }
+
+  /** {@link #column}, or null where {@code data} has no such column. */
+  private static StructField columnOrNull(Dataset<Row> data, String name) {
+    try {
+      return column(data, name);
+    } catch (Exception e) { // Spark's AnalysisException, which Java sees as checked
+      if (e instanceof AnalysisException) {
+        return null;
+      }
+      throw e;
+    }
   }
 
   private static UpdateResult rebuild(Dataset<Row> current, String[] keyColumns, double fpp, String reason) {
