@@ -36,6 +36,10 @@ import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import scala.reflect.ClassTag$;
@@ -244,7 +248,45 @@ public final class FilterUpdater {
       checkKeyTypes(change.deleted, "the deleted rows", keys, location);
       checkKeyTypes(change.current, "the current dataset", keys, location);
     }
-    return update(base.filter(), change.map(d -> charKeysAsStored(d, keys)), configuredFpp(base), names);
+    return update(base.filter(), change.map(d -> floatKeysAsStored(charKeysAsStored(d, keys), keys)),
+        configuredFpp(base), names);
+  }
+
+  /**
+   * {@code data} with each {@code double} key column (or struct field, at any depth) at the place of a stored
+   * {@code float} key cast to {@code float}, as Spark stores such a value in the filter's column: a double 0.1 of a JSON
+   * or CSV change feed, or of a DataFrame of the rows appended to a {@code float} table, is the float 0.1f there, which
+   * the build hashed and probes of the table hash (as the double 0.10000000149...), not the double 0.1.
+   */
+  private static Dataset<Row> floatKeysAsStored(Dataset<Row> data, List<StructField> keys) {
+    for (StructField key : keys) {
+      StructField given = column(data, key.name());
+      DataType narrowed = floatsAsStored(given.dataType(), key.dataType());
+      if (narrowed != null) {
+        data = data.withColumn(given.name(), data.col(quoted(key.name())).cast(narrowed));
+      }
+    }
+    return data;
+  }
+
+  /** {@code given} with its doubles at the places of {@code stored}'s floats made floats; null if there are none. */
+  private static DataType floatsAsStored(DataType given, DataType stored) {
+    if (given instanceof DoubleType && stored instanceof FloatType) {
+      return DataTypes.FloatType;
+    }
+    if (given instanceof StructType g && stored instanceof StructType st && g.fields().length == st.fields().length) {
+      StructField[] fields = g.fields().clone();
+      boolean changed = false;
+      for (int i = 0; i < fields.length; i++) {
+        DataType narrowed = floatsAsStored(fields[i].dataType(), st.fields()[i].dataType());
+        if (narrowed != null) {
+          fields[i] = new StructField(fields[i].name(), narrowed, fields[i].nullable(), fields[i].metadata());
+          changed = true;
+        }
+      }
+      return changed ? new StructType(fields) : null;
+    }
+    return null;
   }
 
   /**
