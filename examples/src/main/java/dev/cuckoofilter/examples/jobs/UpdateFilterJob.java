@@ -18,12 +18,9 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.apache.spark.sql.AnalysisException;
-import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import picocli.CommandLine.ArgGroup;
@@ -185,7 +182,7 @@ public final class UpdateFilterJob extends SparkJob {
 
   private Dataset<Row> read(SparkSession spark, String option, String pathOrTable, List<StructField> keys,
       FilterStore store) {
-    Dataset<Row> data = structKeysAsStored(dataset.read(spark, pathOrTable, option), keys);
+    Dataset<Row> data = StructKeys.inStoredOrder(dataset.read(spark, pathOrTable, option), keys);
     try {
       // The stored names are column names; FilterUpdater resolves them quoted, and so does this check.
       KeyColumns.requireMatching(data, KeyColumns.quotedNames(keys), keys, option + " " + pathOrTable,
@@ -197,35 +194,6 @@ public final class UpdateFilterJob extends SparkJob {
         return spark.createDataFrame(List.of(), new StructType(keys.toArray(new StructField[0])));
       }
       throw e;
-    }
-    return data;
-  }
-
-  /**
-   * {@code data} with each struct key column whose fields are the stored struct's in another order laid out in the
-   * stored order, its fields taken by name, as {@link FilterUpdater} reads a change: a JSON change feed reads back
-   * with its struct fields sorted by name ({@code struct<city, zip>} for a stored {@code struct<zip, city>}), which
-   * the type check would otherwise refuse as keys that hash otherwise.
-   */
-  private static Dataset<Row> structKeysAsStored(Dataset<Row> data, List<StructField> keys) {
-    for (StructField key : keys) {
-      if (!(key.dataType() instanceof StructType)) {
-        continue;
-      }
-      String quoted = KeyColumns.quotedNames(List.of(key)).get(0);
-      StructField given;
-      try {
-        given = data.select(functions.col(quoted)).schema().fields()[0];
-      } catch (Exception e) { // Spark's AnalysisException, which Java sees as checked
-        if (e instanceof AnalysisException) {
-          continue; // no such column: requireMatching says so
-        }
-        throw e;
-      }
-      Column byName = StructKeys.byFieldName(functions.col(quoted), given.dataType(), key.dataType());
-      if (byName != null) {
-        data = data.withColumn(given.name(), byName);
-      }
     }
     return data;
   }

@@ -1,6 +1,10 @@
 package dev.cuckoofilter.spark.hash;
 
+import java.util.List;
+import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
@@ -14,6 +18,37 @@ import org.apache.spark.sql.types.StructType;
  */
 public final class StructKeys {
   private StructKeys() {}
+
+  /**
+   * {@code data} with each struct key column whose fields are the stored key's in another order (at any depth)
+   * rebuilt with its fields in the stored order, taken by name ({@link #byFieldName}). Columns {@code data} lacks,
+   * and structs whose fields do not all match a stored field by name, are left as they are for the caller's type
+   * check.
+   *
+   * @param keys the stored key columns, by (top-level) column name
+   */
+  public static Dataset<Row> inStoredOrder(Dataset<Row> data, List<StructField> keys) {
+    for (StructField key : keys) {
+      if (!(key.dataType() instanceof StructType)) {
+        continue;
+      }
+      Column column = functions.col("`" + key.name().replace("`", "``") + "`");
+      StructField given;
+      try {
+        given = data.select(column).schema().fields()[0];
+      } catch (Exception e) { // Spark's AnalysisException, which Java sees as checked
+        if (e instanceof AnalysisException) {
+          continue;
+        }
+        throw e;
+      }
+      Column byName = byFieldName(column, given.dataType(), key.dataType());
+      if (byName != null) {
+        data = data.withColumn(given.name(), byName);
+      }
+    }
+    return data;
+  }
 
   /**
    * {@code value}, of type {@code given}, with the fields of the struct type {@code stored} in its order, taken by

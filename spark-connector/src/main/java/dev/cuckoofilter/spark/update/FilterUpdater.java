@@ -237,7 +237,7 @@ public final class FilterUpdater {
     String[] names = keys.stream().map(f -> quoted(f.name())).toArray(String[]::new);
     // Struct keys hash their fields in order: a change with the stored fields in another order (JSON's schema
     // inference sorts them by name) is read by field name, as Spark reads nested Parquet columns.
-    change = change.map(d -> structKeysAsStored(d, keys));
+    change = change.map(d -> StructKeys.inStoredOrder(d, keys));
     // Every dataset of the change: keys of another type hash to other entries, so an added key would be
     // missing from the filter (a false negative) and a deleted one would not leave it.
     if (change.isSnapshots()) {
@@ -303,30 +303,6 @@ public final class FilterUpdater {
           true);
       if (brought != null) {
         data = data.withColumn(key.name(), brought);
-      }
-    }
-    return data;
-  }
-
-  /**
-   * {@code data} with each struct key column whose fields are the stored struct's in another order (at any depth)
-   * rebuilt with its fields in the stored order, taken by name (case aside, unless one field matches exactly): a
-   * struct key hashes its fields in order, so {@code struct<city, zip>} values hashed as they come would be other
-   * keys than the filter's {@code struct<zip, city>}. Structs whose fields do not all match a stored field by name
-   * are left as they are (positional, checked by their types).
-   */
-  private static Dataset<Row> structKeysAsStored(Dataset<Row> data, List<StructField> keys) {
-    for (StructField key : keys) {
-      if (!(key.dataType() instanceof StructType)) {
-        continue;
-      }
-      StructField given = columnOrNull(data, key.name());
-      if (given == null) {
-        continue; // no such column: checkKeyTypes says so
-      }
-      Column byName = StructKeys.byFieldName(data.col(quoted(key.name())), given.dataType(), key.dataType());
-      if (byName != null) {
-        data = data.withColumn(key.name(), byName);
       }
     }
     return data;
