@@ -306,10 +306,13 @@ class CuckooCliIT {
     ChildProcess.Result verified = cuckoo("verify", loc);
     assertEquals(ExitCodes.CORRUPT, verified.exitCode(), verified.describe());
     String qualified = FilterStore.open(loc, spark).location();
-    assertTrue(verified.stdout().startsWith("version 1: DAMAGED: its commit record says " + (count + 1)
-        + " items but the filter holds " + count + "\nversion 2: DAMAGED: location " + qualified + ", version 2: file "
-        + qualified + "/versions/00000000000000000002.json is corrupt: not a readable commit record"),
-        verified.describe());
+    // The store refuses a record whose counts are not its filter's, naming the record.
+    assertTrue(verified.stdout().startsWith("version 1: DAMAGED: location " + qualified + ", version 1: file "
+        + qualified + "/versions/00000000000000000001.json is corrupt: the commit record does not describe its data "
+        + "file "), verified.describe());
+    assertTrue(verified.stdout().contains("metadata.itemCount is " + (count + 1) + " but its filter holds " + count
+        + " items\nversion 2: DAMAGED: location " + qualified + ", version 2: file " + qualified
+        + "/versions/00000000000000000002.json is corrupt: not a readable commit record"), verified.describe());
     assertTrue(verified.stdout().contains("\nversion 3: ok: "), verified.describe());
     assertEquals("cuckoo verify: error: 2 of 3 versions at " + qualified + " are damaged\n", verified.stderr());
   }
