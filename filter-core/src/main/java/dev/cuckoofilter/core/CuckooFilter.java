@@ -1086,6 +1086,13 @@ public final class CuckooFilter implements Serializable {
         f = choice.fingerprintBits();
       } else {
         b = b < 0 ? 4 : b;
+        // Before the width: for more items than the table holds, no width meets the rate, and that error would
+        // name fpp instead of what is wrong.
+        if (bucketCount > 0 && expectedItems > bucketCount * b + stashCapacity) {
+          throw new IllegalArgumentException("expectedItems " + expectedItems + " conflicts with bucketCount "
+              + bucketCount + ": it must be at most the " + (bucketCount * b) + " entries and " + stashCapacity
+              + " stash slots of the table (or leave bucketCount unset)");
+        }
         if (f < 0) {
           f = Sizing.fingerprintBitsForTable(b, target, bucketCount);
           while (f > 0 && ratedFpp(b, f, bucketCount) > target) {
@@ -1103,11 +1110,6 @@ public final class CuckooFilter implements Serializable {
             + "-bit fingerprints in " + (bucketCount > 0 ? m + " " : "") + "buckets of " + b + " give " + designFpp
             + " at the design load" + (bucketCount > 0 && expectedItems > 0 ? " or with the " + expectedItems
             + " expected items" : "") + ", so fpp must be at least that (or leave fpp or fingerprintBits unset)");
-      }
-      if (bucketCount > 0 && expectedItems > m * b + stashCapacity) {
-        throw new IllegalArgumentException("expectedItems " + expectedItems + " conflicts with bucketCount " + m
-            + ": it must be at most the " + (m * b) + " entries and " + stashCapacity + " stash slots of the table"
-            + " (or leave bucketCount unset)");
       }
       double recordedFpp = Double.isNaN(fpp) ? designFpp : fpp;
       return new FilterParameters(semiSorted, b, f, m, CuckooHash.ALGORITHM_ID, seed, maxKicks, stashCapacity,

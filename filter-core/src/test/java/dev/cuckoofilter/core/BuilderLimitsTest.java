@@ -118,6 +118,27 @@ class BuilderLimitsTest {
   }
 
   /**
+   * More {@code expectedItems} than an explicit table and its stash can hold are named as such, whatever the rate:
+   * the fingerprint width was derived first, from the rate those items would have in that table, and when even 32
+   * bits could not meet it the error blamed the rate: "fpp 0.01 is below what 32-bit fingerprints can deliver with
+   * bucketSize 4: fpp must be at least 0.0230" for 100 million items in 2 buckets, and "at least 1.0", a rate no
+   * filter can be given, for Long.MAX_VALUE items. Raising the rate as told only led to the real problem.
+   */
+  @Test
+  void tooManyExpectedItemsForAnExplicitTableAreNamedWhateverTheRate() {
+    for (long items : new long[] {100_000_000L, Long.MAX_VALUE}) {
+      for (CuckooFilter.Builder builder : new CuckooFilter.Builder[] {
+          CuckooFilter.builder().bucketCount(2).expectedItems(items),
+          CuckooFilter.builder().bucketCount(2).expectedItems(items).fpp(0.001),
+          CuckooFilter.builder().bucketCount(2).expectedItems(items).fingerprintBits(32).fpp(0.01)}) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, builder::parameters);
+        assertTrue(e.getMessage().contains("expectedItems " + items + " conflicts with bucketCount 2")
+            && e.getMessage().contains("at most the 8 entries and 4 stash slots"), e.getMessage());
+      }
+    }
+  }
+
+  /**
    * {@code expectedItems} are the items the filter must hold at its rate, also with an explicit table: the
    * fingerprint width was chosen for the table's design load alone, so 16 items in 10 buckets of 2 (a load of 0.8,
    * above the design load 0.7 of so small a table) were given 6-bit fingerprints for a target of 0.04354 and
