@@ -29,12 +29,14 @@ import org.apache.spark.sql.catalyst.plans.LeftAnti$;
 import org.apache.spark.sql.catalyst.plans.LeftOuter$;
 import org.apache.spark.sql.catalyst.plans.LeftSemi$;
 import org.apache.spark.sql.catalyst.plans.RightOuter$;
+import org.apache.spark.sql.catalyst.plans.logical.DomainJoin;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.JoinHint;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.rules.Rule;
+import org.apache.spark.sql.catalyst.trees.TreePattern$;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.Option;
@@ -222,7 +224,8 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
       budget[0]--;
       return counted(stored.get().probe(), application);
     }
-    if ((conf.force || !conf.requireSelective || selective(creation)) && !callsPython(creation, creationKeys)) {
+    if ((conf.force || !conf.requireSelective || selective(creation)) && !callsPython(creation, creationKeys)
+        && !readsOuterQuery(creation)) {
       budget[0]--;
       return counted(FilterSubquery.probe(asTheQueryRunsIt(source), creationKeys, conf.fpp, applicationKeys),
           application);
@@ -268,6 +271,11 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
     if (callsPython(source, creationKeys)) {
       LOG.warn("Ignoring hint {}: the other side calls a Python function, which Spark runs only in the query's "
           + "main plan, not in the subquery that would build the filter", hint.forcedBy);
+      return application;
+    }
+    if (readsOuterQuery(source)) {
+      LOG.warn("Ignoring hint {}: the other side reads values of the outer query of the correlated subquery it is in, "
+          + "which the subquery that would build the filter cannot", hint.forcedBy);
       return application;
     }
     budget[0]--;
@@ -445,6 +453,25 @@ public final class CuckooRuntimeFilterRule extends Rule<LogicalPlan> {
       public Object apply(Expression x) {
         return x instanceof PythonFuncExpression
             || x instanceof SubqueryExpression && callsPython(((SubqueryExpression) x).plan(), List.of());
+      }
+    });
+  }
+
+  /**
+   * Whether the plan reads values of the outer query of the correlated subquery it is part of (the rule also runs on
+   * the plans of subqueries, which Spark optimizes before the query): an outer reference, or the {@code DomainJoin}
+   * placeholder with which Spark decorrelates a scalar or lateral subquery whose correlation it cannot pull up as a
+   * join condition (a non-equality under an aggregate, {@code DecorrelateInnerQuery}). Spark replaces such a
+   * placeholder with a join of the outer query's values only in the query's own plan ({@code
+   * RewriteCorrelatedScalarSubquery}, {@code RewriteLateralSubquery}), never inside the plan of a subquery expression
+   * such as the filter's build, which then failed the query ("No plan for DomainJoin").
+   */
+  private static boolean readsOuterQuery(LogicalPlan plan) {
+    return plan.exists(new AbstractFunction1<LogicalPlan, Object>() {
+      @Override
+      public Object apply(LogicalPlan node) {
+        return node instanceof DomainJoin || list(node.expressions()).stream()
+            .anyMatch(e -> e.containsPattern(TreePattern$.MODULE$.OUTER_REFERENCE()));
       }
     });
   }
