@@ -96,7 +96,9 @@ public final class SparkCuckooFilter {
 
   /**
    * A boolean column: true if the key (one column per key component) may be in the filter. Keys that
-   * hash otherwise than the filter's (a string probe of a long filter, say) fail at analysis.
+   * hash otherwise than the filter's (a string probe of a long filter, say) fail at analysis, and so does a
+   * struct with the fields of the filter's struct key in another order, at any depth (the same data read back
+   * from JSON): a struct hashes its fields in order. {@link #prune} takes such a struct's fields by name.
    */
   public Column mightContain(Column... keys) {
     return new Column(probe(keys, null));

@@ -78,6 +78,37 @@ class DataFrameApiTest {
     assertEquals(100, strings.where(filter.mightContain(col("id"))).where("id % 4 = 0").count());
   }
 
+  /**
+   * The probe column of a filter of a struct key, given a struct with the filter's fields in another order (the
+   * same data read back from JSON, whose schema inference sorts struct fields by name): a struct key hashes its
+   * fields in order, and the check compared only their categories (string, string), so the probe passed and found
+   * 4 of the 1000 rows, false positives, where the SQL function refuses such a key at analysis.
+   */
+  @Test
+  void theProbeColumnRefusesAStructKeyWithTheFiltersFieldsInAnotherOrder() {
+    Dataset<Row> customers = spark.sql("SELECT named_struct('zip', CAST(id AS STRING), 'city', concat('c', id)) AS addr, "
+        + "named_struct('n', id, 'm', named_struct('y', CAST(id AS STRING), 'x', CAST(id AS STRING))) AS nested "
+        + "FROM range(0, 1000)");
+    Dataset<Row> reordered = customers.selectExpr("named_struct('city', addr.city, 'zip', addr.zip) AS addr",
+        "named_struct('n', nested.n, 'm', named_struct('x', nested.m.x, 'y', nested.m.y)) AS nested");
+    SparkCuckooFilter byAddress = CuckooFilters.builder(customers).keys("addr").expectedItems(1000).build();
+    assertEquals(1000, customers.where(byAddress.mightContain(col("addr"))).count());
+    AnalysisException e = assertThrows(AnalysisException.class,
+        () -> reordered.where(byAddress.mightContain(col("addr"))),
+        () -> "a struct key with the filter's fields in another order was probed: it kept "
+            + reordered.where(byAddress.mightContain(col("addr"))).count() + " of the 1000 rows whose address the filter "
+            + "holds");
+    assertMentions(e.getMessage(), "cuckoo_might_contain", "another order",
+        "struct<city:string,zip:string> vs struct<zip:string,city:string>");
+    // At any depth.
+    SparkCuckooFilter byNested = CuckooFilters.builder(customers).keys("nested").expectedItems(1000).build();
+    AnalysisException nested = assertThrows(AnalysisException.class,
+        () -> reordered.where(byNested.mightContain(col("nested"))));
+    assertMentions(nested.getMessage(), "another order", "struct<x:string,y:string> vs struct<y:string,x:string>");
+    // prune takes such a struct's fields by name.
+    assertEquals(1000, byAddress.prune(reordered, "addr").count());
+  }
+
   @Test
   void nestedStructKeysMatchTheirFieldsAtAnyDepth() {
     // The hash flattens structs at any depth; the type check used to flatten one level only and refuse these.

@@ -190,6 +190,15 @@ public final class CuckooMightContain extends JavaExpression {
             + String.join(", ", filterKeys) + "): " + KeyTypes.flatCategories(actualTypes) + " vs "
             + KeyTypes.flatCategories(expectedTypes) + "; cast them to the filter's key types");
       }
+      // A struct hashes its fields in order: one with the filter's fields in another order (the same data read
+      // back from JSON) has the same categories, yet is another key.
+      String reordered = KeyTypes.reorderedStruct(expectedTypes, actualTypes);
+      if (reordered != null) {
+        List<String> probe = ks.stream().map(k -> k.sql() + " " + k.dataType().simpleString()).toList();
+        return failure("the keys (" + String.join(", ", probe) + ") have the fields of the filter's struct key in "
+            + "another order (" + reordered + "): a struct key hashes its fields in order, so they would not be "
+            + "found; list them in the filter's order");
+      }
     }
     return TypeCheckResult.TypeCheckSuccess$.MODULE$;
   }

@@ -516,8 +516,9 @@ public final class StoredFilterIndex {
     for (int i : order) {
       probed.add(keys.get(i));
     }
-    if (!KeyTypes.hashAlike(storedKeys.stream().map(StructField::dataType).toList(),
-        probed.stream().map(Expression::dataType).toList())) {
+    List<DataType> storedTypes = storedKeys.stream().map(StructField::dataType).toList();
+    List<DataType> probedTypes = probed.stream().map(Expression::dataType).toList();
+    if (!KeyTypes.hashAlike(storedTypes, probedTypes) || KeyTypes.reorderedStruct(storedTypes, probedTypes) != null) {
       return Optional.empty(); // keys of other types: its probe would refuse them
     }
     SparkCuckooFilter filter = OPENED.get(spark, latest.get(), () -> store.sparkFilter(spark, latest.get().version()));
