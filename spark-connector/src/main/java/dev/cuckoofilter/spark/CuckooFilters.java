@@ -214,6 +214,15 @@ public final class CuckooFilters {
           + KeyTypes.flatCategories(bigTypes) + " vs " + KeyTypes.flatCategories(creationTypes)
           + "); cast them to one type first");
     }
+    // A struct hashes its fields in order; one with the other side's fields in another order has the same
+    // categories, and Spark's join refuses to compare the two.
+    String reordered = KeyTypes.reorderedStruct(creationTypes, bigTypes);
+    if (reordered != null) {
+      throw new IllegalArgumentException("prune: the keys of the pruned side " + describe(bigFields) + " have the "
+          + "fields of the struct keys of the side the filter is built from " + describe(creationFields)
+          + " in another order (" + reordered + "): a struct key hashes its fields in order, and a join does not "
+          + "compare such structs; list the fields in one order on both sides");
+    }
     // A join pads the shorter of two CHAR keys with spaces before comparing them (Spark's
     // ApplyCharTypePadding: CHAR(3) 'ab ' equals CHAR(5) 'ab   '); the filter must hash the padded value.
     padCharKeys(creationFields, creationKeys, bigFields, bigKeys);

@@ -109,6 +109,27 @@ class DataFrameApiTest {
     assertEquals(1000, byAddress.prune(reordered, "addr").count());
   }
 
+  /**
+   * The one-call prune of a side whose struct key has the fields of the other side's struct key in another order:
+   * Spark's join refuses to compare the two, while the type check compared only the fields' categories (string,
+   * string) and the filter of the other side's keys, probed with the fields in the order they came, kept 18 of the
+   * 3000 rows whose address the other side holds (false positives).
+   */
+  @Test
+  void theOneCallPruneRefusesAStructKeyWithTheOtherSidesFieldsInAnotherOrder() {
+    Dataset<Row> customers = spark.sql("SELECT named_struct('zip', CAST(id AS STRING), 'city', concat('c', id)) AS addr "
+        + "FROM range(0, 1000)");
+    Dataset<Row> orders = spark.sql("SELECT named_struct('city', concat('c', id % 1000), 'zip', CAST(id % 1000 AS STRING)) "
+        + "AS addr, id FROM range(0, 3000)");
+    assertThrows(AnalysisException.class, () -> orders.join(customers, seq("addr")).count());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CuckooFilters.prune(orders, customers, "addr"),
+        () -> "pruned with a struct key in another order: kept " + CuckooFilters.prune(orders, customers, "addr").count()
+            + " of the 3000 rows whose address the other side holds");
+    assertMentions(e.getMessage(), "prune", "another order", "struct<city:string,zip:string> vs struct<zip:string,city:string>");
+    assertThrows(IllegalArgumentException.class, () -> CuckooFilters.join(orders, customers, List.of("addr"), "inner"));
+  }
+
   @Test
   void nestedStructKeysMatchTheirFieldsAtAnyDepth() {
     // The hash flattens structs at any depth; the type check used to flatten one level only and refuse these.
