@@ -543,13 +543,12 @@ public final class CuckooFilters {
             public byte[][] apply() {
               RDD<InternalRow> rows = execution.toRdd();
               long maxPart = PartialBuilds.maxPartBytes(budget, rows.getNumPartitions());
-              return (byte[][]) PartialBuilds.parts(rows, bound, maxPart).collect();
+              // Each part within its shares, and all of them within the budget.
+              return PartialBuilds.collectWithin(PartialBuilds.parts(rows, bound, maxPart), budget);
             }
           });
-      for (byte[] part : parts) {
-        if (part == null) {
-          return null;
-        }
+      if (parts == null) {
+        return null;
       }
       return PartialBuilds.merge(aggregate, java.util.Arrays.asList(parts).iterator());
     }

@@ -112,6 +112,41 @@ class BuildAggregateTest {
     }
   }
 
+  /**
+   * The driver merges the parts only while they take at most the budget in all: 8 partitions of the same 100,000
+   * keys send parts of about 190 KB each, every one within its four even shares of a 1MB budget (512 KB), but 1.5 MB
+   * together, so the aggregate merges them on an executor (the collecting job, then its two stages).
+   */
+  @Test
+  void partsOverTheBudgetInAllAreNotMergedOnTheDriver() throws Exception {
+    Dataset<Row> data = spark.range(0, 800_000, 1, 8).selectExpr("id % 100000 * 7919 AS k");
+    byte[] aggregated = bytes(data.selectExpr("cuckoo_filter(k, 100000, 0.001)"));
+    long[] collected = {0};
+    SparkListener results = new SparkListener() {
+      @Override
+      public void onTaskEnd(SparkListenerTaskEnd end) {
+        if (end.taskMetrics() != null) {
+          collected[0] += end.taskMetrics().resultSize();
+        }
+      }
+    };
+    try {
+      spark.conf().set(CuckooFilters.DRIVER_MERGE_MAX_BYTES, "1MB");
+      byte[][] bytes = new byte[1][];
+      spark.sparkContext().listenerBus().waitUntilEmpty();
+      spark.sparkContext().addSparkListener(results);
+      int stages = stages(() -> bytes[0] = CuckooFilters.builder(data).keys("k").expectedItems(100_000).fpp(0.001)
+          .build().filter().toByteArray());
+      spark.sparkContext().listenerBus().waitUntilEmpty();
+      assertTrue(collected[0] > (1 << 20), "the parts are over the budget in all: " + collected[0] + " bytes");
+      assertEquals(3, stages, "stages: the parts, over the budget in all, must not be merged on the driver");
+      assertArrayEquals(aggregated, bytes[0]);
+    } finally {
+      spark.sparkContext().removeSparkListener(results);
+      spark.conf().unset(CuckooFilters.DRIVER_MERGE_MAX_BYTES);
+    }
+  }
+
   /** The number of stages that {@code action} submits. */
   static int stages(Runnable action) throws Exception {
     java.util.concurrent.atomic.AtomicInteger stages = new java.util.concurrent.atomic.AtomicInteger();

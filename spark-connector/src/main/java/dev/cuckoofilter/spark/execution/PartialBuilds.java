@@ -16,7 +16,9 @@ import scala.collection.JavaConverters;
 import scala.collection.Seq;
 import scala.reflect.ClassTag$;
 import scala.runtime.AbstractFunction1;
+import scala.runtime.AbstractFunction2;
 import scala.runtime.AbstractPartialFunction;
+import scala.runtime.BoxedUnit;
 
 /**
  * The two halves of a {@code cuckoo_filter} build outside an aggregate operator: each partition's partial
@@ -48,6 +50,38 @@ public final class PartialBuilds {
    */
   public static long maxPartBytes(long budget, int partitions) {
     return Math.min(budget, budget / Math.max(1, partitions) * SKEW_ALLOWANCE);
+  }
+
+  /**
+   * The parts, collected to the driver as their tasks finish, in partition order; null if one of them is null (its
+   * partition gave up) or if they take more than {@code budget} bytes in all. Those that arrived are then dropped,
+   * so the driver holds at most the budget and one part, never all the parts of partitions that each stayed within
+   * their shares.
+   */
+  public static byte[][] collectWithin(RDD<byte[]> parts, long budget) {
+    byte[][] collected = new byte[parts.getNumPartitions()][];
+    boolean[] over = {false};
+    long[] total = {0};
+    parts.sparkContext().runJob(parts, new OnlyPart(), new AbstractFunction2<Object, byte[], BoxedUnit>() {
+      @Override
+      public BoxedUnit apply(Object partition, byte[] part) {
+        synchronized (collected) {
+          if (!over[0]) {
+            if (part == null || total[0] + part.length > budget) {
+              over[0] = true;
+              java.util.Arrays.fill(collected, null);
+            } else {
+              collected[(Integer) partition] = part;
+              total[0] += part.length;
+            }
+          }
+        }
+        return BoxedUnit.UNIT;
+      }
+    }, ClassTag$.MODULE$.apply(byte[].class));
+    synchronized (collected) {
+      return over[0] ? null : collected;
+    }
   }
 
   /** Merges parts into the filter: its bytes (the aggregate's final result). */
@@ -124,6 +158,17 @@ public final class PartialBuilds {
       java.util.List<byte[]> out = new java.util.ArrayList<>(1);
       out.add(part);
       return JavaConverters.asScalaIteratorConverter(out.iterator()).asScala();
+    }
+  }
+
+  /** The one part of a partition of {@link #parts}. */
+  private static final class OnlyPart extends AbstractFunction1<Iterator<byte[]>, byte[]>
+      implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public byte[] apply(Iterator<byte[]> parts) {
+      return parts.next();
     }
   }
 
