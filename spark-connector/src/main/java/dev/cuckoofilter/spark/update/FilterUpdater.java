@@ -77,6 +77,9 @@ public final class FilterUpdater {
    * dataset before the change. {@code filter} itself is not modified. A rebuild is made for the
    * false-positive rate the filter was sized for (or, for a filter without one, the rate its table gives at
    * its design load).
+   *
+   * @throws IllegalArgumentException if the key columns of the added or deleted rows (or of the snapshot before)
+   *     have a type that hashes otherwise than in the dataset after the change
    */
   public static UpdateResult update(CuckooFilter filter, ChangeSet change, String... keyColumns) {
     return update(filter, change, configuredFpp(0, filter), keyColumns);
@@ -113,21 +116,29 @@ public final class FilterUpdater {
       throw new IllegalArgumentException("keyColumns: at least one key column is needed");
     }
     FilterParameters p = filter.parameters();
+    // The keys of the dataset after the change are the ones the filter must hold: the other datasets' keys are
+    // checked against their types (keys of another type hash to other entries, so an added key would be missing
+    // from the filter and a deleted one would stay) and hashed as the dataset holds them.
+    DataType[] types = keyTypes(change.current, keyColumns);
+    String currentName = change.isSnapshots() ? "the snapshot after" : "the current dataset";
     Dataset<Long> added;
     Dataset<Long> deleted;
     if (change.isSnapshots()) {
       // Diffed as key hashes, not as selected key columns: a selected struct field ("s.x") is a column named
       // "x" that the key column's name no longer resolves, and keys of one hash are one key to the filter.
-      Dataset<Long> oldKeys = hashes(change.before, keyColumns, p.seed()).distinct();
-      Dataset<Long> newKeys = hashes(change.current, keyColumns, p.seed()).distinct();
+      Dataset<Long> oldKeys = hashes(change.before, keyColumns, p.seed(),
+          checkedAgainst(change.before, "the snapshot before", keyColumns, types, currentName)).distinct();
+      Dataset<Long> newKeys = hashes(change.current, keyColumns, p.seed(), types).distinct();
       added = newKeys.except(oldKeys);
       deleted = oldKeys.except(newKeys);
     } else {
-      added = hashes(change.added, keyColumns, p.seed());
-      deleted = hashes(change.deleted, keyColumns, p.seed());
+      added = hashes(change.added, keyColumns, p.seed(),
+          checkedAgainst(change.added, "the added rows", keyColumns, types, currentName));
+      deleted = hashes(change.deleted, keyColumns, p.seed(),
+          checkedAgainst(change.deleted, "the deleted rows", keyColumns, types, currentName));
     }
     long[] deletedCodes = distinctCodes(deleted, p);
-    long[] stillProduced = producedAmong(change.current, keyColumns, p, deletedCodes);
+    long[] stillProduced = producedAmong(change.current, keyColumns, p, deletedCodes, types);
     long[] addedCodes = distinctCodes(added, p);
 
     CuckooFilter updated = filter.copy();
@@ -368,9 +379,57 @@ public final class FilterUpdater {
     return data.select(cols);
   }
 
-  /** The non-null key hashes of {@code data} under the contract with {@code seed}. */
-  private static Dataset<Long> hashes(Dataset<Row> data, String[] keyColumns, long seed) {
+  /** The types of the key columns of {@code data}. */
+  private static DataType[] keyTypes(Dataset<Row> data, String[] keyColumns) {
+    StructField[] fields = keys(data, keyColumns).schema().fields();
+    DataType[] types = new DataType[fields.length];
+    for (int i = 0; i < fields.length; i++) {
+      types[i] = fields[i].dataType();
+    }
+    return types;
+  }
+
+  /**
+   * {@code types} (the key types of the dataset after the change), after checking that the key columns of
+   * {@code data} hash like them (int and long alike, float and double alike, decimals of the same scale).
+   *
+   * @throws IllegalArgumentException naming the key column, both datasets and both types if one does not
+   */
+  private static DataType[] checkedAgainst(Dataset<Row> data, String what, String[] keyColumns, DataType[] types,
+      String currentName) {
+    DataType[] actual = keyTypes(data, keyColumns);
+    for (int i = 0; i < types.length; i++) {
+      if (!KeyTypes.category(actual[i]).equals(KeyTypes.category(types[i]))) {
+        throw new IllegalArgumentException("key column " + keyColumns[i] + " is " + actual[i].simpleString() + " in "
+            + what + " of the change but " + types[i].simpleString() + " in " + currentName + " (" + KeyTypes.category(
+            actual[i]) + " values do not hash like " + KeyTypes.category(types[i]) + " values)");
+      }
+    }
+    return types;
+  }
+
+  /**
+   * The non-null key hashes of {@code data} under the contract with {@code seed}, its {@code double} keys (or
+   * struct fields) at the places of {@code float}s of {@code types} (the dataset after the change) cast to
+   * {@code float}, as that dataset holds them.
+   */
+  private static Dataset<Long> hashes(Dataset<Row> data, String[] keyColumns, long seed, DataType[] types) {
     Dataset<Row> keys = keys(data, keyColumns);
+    StructField[] fields = keys.schema().fields();
+    List<Expression> columns = new ArrayList<>(list(keys.queryExecution().analyzed().output()));
+    Column[] cast = new Column[fields.length];
+    boolean changed = false;
+    for (int i = 0; i < fields.length; i++) {
+      DataType narrowed = floatsAsStored(fields[i].dataType(), types[i]);
+      cast[i] = new Column(columns.get(i)); // by position: two keys may have one name (s.x and t.x)
+      if (narrowed != null) {
+        cast[i] = cast[i].cast(narrowed).as(fields[i].name());
+        changed = true;
+      }
+    }
+    if (changed) {
+      keys = keys.select(cast);
+    }
     List<Expression> attributes = new ArrayList<>(list(keys.queryExecution().analyzed().output()));
     Column hash = new Column(new CuckooKeyHash(seq(attributes), seed));
     return keys.select(hash.as("h")).where(functions.col("h").isNotNull()).as(Encoders.LONG());
@@ -392,14 +451,15 @@ public final class FilterUpdater {
    * Which of {@code candidates} some row of {@code data} still produces: one scan of {@code data} with
    * the candidates broadcast; nothing is shuffled but the (few) matches.
    */
-  private static long[] producedAmong(Dataset<Row> data, String[] keyColumns, FilterParameters p, long[] candidates) {
+  private static long[] producedAmong(Dataset<Row> data, String[] keyColumns, FilterParameters p, long[] candidates,
+      DataType[] types) {
     if (candidates.length == 0) {
       return candidates;
     }
     Broadcast<long[]> wanted = data.sparkSession().sparkContext().broadcast(candidates,
         ClassTag$.MODULE$.apply(long[].class));
     try {
-      Dataset<Long> matches = hashes(data, keyColumns, p.seed()).mapPartitions((MapPartitionsFunction<Long, Long>) it -> {
+      Dataset<Long> matches = hashes(data, keyColumns, p.seed(), types).mapPartitions((MapPartitionsFunction<Long, Long>) it -> {
         long[] sorted = wanted.value();
         List<Long> out = new ArrayList<>();
         while (it.hasNext()) {

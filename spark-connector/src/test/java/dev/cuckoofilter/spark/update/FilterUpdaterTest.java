@@ -316,6 +316,43 @@ class FilterUpdaterTest {
     throw new AssertionError("no key from " + from + " shares an entry with one of " + owners.size());
   }
 
+  /**
+   * An in-memory filter has no stored key types: the change's datasets are checked against {@code current} (or the
+   * snapshots against each other). Added rows whose key is a string where the dataset's is a bigint (a CSV change
+   * feed read without inferSchema) were hashed as strings: every added key was missing from the updated filter.
+   * Added rows of double keys where the dataset's are floats (a JSON feed) are hashed as the floats the dataset holds.
+   */
+  @Test
+  void inMemoryChangesWhoseKeysHashOtherwiseThanTheCurrentDatasetAreRefusedOrCast() throws Exception {
+    List<long[]> before = new ArrayList<>();
+    for (long k = 0; k < 1000; k++) {
+      before.add(new long[] {k, k});
+    }
+    List<long[]> added = new ArrayList<>();
+    for (long k = 1000; k < 1200; k++) {
+      added.add(new long[] {k, k});
+    }
+    List<long[]> after = new ArrayList<>(before);
+    after.addAll(added);
+    CuckooFilter f = fresh(rows(before));
+    Dataset<Row> addedStrings = rows(added).selectExpr("CAST(k AS STRING) AS k", "row");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> FilterUpdater.update(f, ChangeSet.of(addedStrings, rows(added).limit(0), rows(after)), "k"));
+    assertTrue(e.getMessage().contains("k") && e.getMessage().contains("string") && e.getMessage().contains("bigint")
+        && e.getMessage().contains("added"), e.getMessage());
+    assertThrows(IllegalArgumentException.class,
+        () -> FilterUpdater.update(f, ChangeSet.between(rows(before), rows(after).selectExpr("CAST(k AS STRING) AS k")),
+            "k"));
+
+    // float keys in the dataset, the added rows as doubles
+    Dataset<Row> floatsBefore = spark.range(0, 1000).selectExpr("CAST(id / 10.0 AS FLOAT) AS k");
+    Dataset<Row> floatsAfter = spark.range(0, 1200).selectExpr("CAST(id / 10.0 AS FLOAT) AS k");
+    Dataset<Row> addedDoubles = spark.range(1000, 1200).selectExpr("CAST(id / 10.0 AS DOUBLE) AS k");
+    UpdateResult r = FilterUpdater.update(fresh(floatsBefore), ChangeSet.of(addedDoubles, addedDoubles.limit(0),
+        floatsAfter), "k");
+    assertArrayEquals(fresh(floatsAfter).toByteArray(), r.filter().toByteArray(), r.summary());
+  }
+
   @Test
   void aChangeLargerThanTheFilterRebuildsIt() throws Exception {
     List<long[]> small = new ArrayList<>();
