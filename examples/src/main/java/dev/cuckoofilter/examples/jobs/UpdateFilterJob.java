@@ -189,12 +189,29 @@ public final class UpdateFilterJob extends SparkJob {
           store.location());
     } catch (InputException e) {
       // A dataset without rows changes no key, but gives Spark no values to infer types from: a CSV file of only its
-      // header has string columns, an empty JSON file none. It stands for no rows of the filter's key columns.
-      if (data.isEmpty()) {
+      // header has string columns, an empty JSON file none. It stands for no rows of the filter's key columns. So do
+      // rows whose keys are all null (a filter holds no null key), whose key columns inference also reads as strings.
+      if (data.isEmpty() || withoutKeys(data, keys)) {
         return spark.createDataFrame(List.of(), new StructType(keys.toArray(new StructField[0])));
       }
       throw e;
     }
     return data;
+  }
+
+  /** True if {@code data} has the key columns {@code keys} and no row with a non-null value in each of them. */
+  private static boolean withoutKeys(Dataset<Row> data, List<StructField> keys) {
+    org.apache.spark.sql.Column present = org.apache.spark.sql.functions.lit(true);
+    for (String name : KeyColumns.quotedNames(keys)) {
+      try {
+        present = present.and(data.col(name).isNotNull());
+      } catch (Exception e) { // Spark's AnalysisException, which Java sees as checked: no such column
+        if (e instanceof org.apache.spark.sql.AnalysisException) {
+          return false;
+        }
+        throw e;
+      }
+    }
+    return data.where(present).isEmpty();
   }
 }
