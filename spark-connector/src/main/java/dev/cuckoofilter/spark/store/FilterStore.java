@@ -535,7 +535,9 @@ public final class FilterStore {
     if (olderThan == null || olderThan.isNegative()) {
       throw new IllegalArgumentException("cleanLeftovers: olderThan must be zero or positive, got " + olderThan);
     }
-    long cutoff = System.currentTimeMillis() - olderThan.toMillis();
+    long now = System.currentTimeMillis();
+    // An age beyond the epoch (up to Duration's ~292 billion years, more than toMillis() can hold) means no file.
+    long cutoff = olderThan.compareTo(Duration.ofMillis(now)) > 0 ? Long.MIN_VALUE : now - olderThan.toMillis();
     // Data files are listed before the commits: a data file committed after the commit listing was
     // then already older than olderThan, which the contract above excludes.
     FileStatus[] dataFiles = listOrEmpty(layout.data);

@@ -399,6 +399,23 @@ abstract class FilterStoreContract {
     assertTrue(store.fileSystem().getFileStatus(store.layout().root).isFile(), "the file is left as it was");
   }
 
+  /**
+   * An age beyond what milliseconds since 1970 can express (Duration.ofSeconds(Long.MAX_VALUE), ChronoUnit.FOREVER's
+   * duration: "only files older than ever") is valid and deletes nothing; it failed with ArithmeticException "long
+   * overflow" from Duration.toMillis, a message naming neither the argument nor the location.
+   */
+  @Test
+  void cleaningLeftoversOlderThanAnyRepresentableAgeDeletesNothing() throws IOException {
+    FilterStore store = newStore();
+    publishChain(store, 1);
+    Path leftover = new Path(store.layout().data, StoreLayout.dataName(2, java.util.UUID.randomUUID().toString()));
+    store.fileSystem().create(leftover, false).close();
+    assertEquals(0, store.cleanLeftovers(Duration.ofSeconds(Long.MAX_VALUE)));
+    assertEquals(0, store.cleanLeftovers(java.time.temporal.ChronoUnit.FOREVER.getDuration()));
+    assertTrue(store.fileSystem().exists(leftover), "no file is older than that");
+    assertEquals(1, store.cleanLeftovers(Duration.ZERO));
+  }
+
   @Test
   void aWriterKilledBetweenWritingAndCommittingLeavesThePublishedVersionIntact() throws Exception {
     FilterStore store = newStore();
